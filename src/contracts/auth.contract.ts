@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { signInRules, signUpRules } from '../core/validation/auth.rules.ts';
+
+export const roleSchema = z.enum(['artist', 'admin', 'pending_artist']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const signInBody = signInRules;
+export const signUpBody = signUpRules;
+export type SignInBody = z.input<typeof signInBody>;
+export type SignUpBody = z.input<typeof signUpBody>;
+
+export const sessionUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  display_name: z.string().nullable(),
+  email_verified: z.boolean(),
+  roles: z.array(roleSchema),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** Spec §3 "Auth session": tokens are also set as httpOnly cookies for the web app. */
+export const authSession = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_at: z.number().int().describe('seconds since epoch'),
+  aal: z.enum(['aal1', 'aal2']),
+  /** The level the user could reach (aal2 when a verified factor exists). */
+  next_aal: z.enum(['aal1', 'aal2']),
+  user: sessionUser,
+});
+export type AuthSession = z.infer<typeof authSession>;
+
+export const sessionInfo = z.object({
+  user: sessionUser,
+  aal: z.enum(['aal1', 'aal2']),
+  next_aal: z.enum(['aal1', 'aal2']),
+  expires_at: z.number().int(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
+export const refreshBody = z.object({ refresh_token: z.string().min(1).optional() });
+
+export const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;

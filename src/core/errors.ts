@@ -1,0 +1,36 @@
+// Domain errors are a few plain codes; each protocol maps them once (server/http-errors.ts).
+export const ErrorCode = {
+  validation: 'validation_failed',
+  unauthenticated: 'auth_required',
+  invalidCredentials: 'invalid_credentials',
+  sessionExpired: 'auth_session_expired',
+  refreshReused: 'auth_refresh_reused',
+  mfaRequired: 'auth_mfa_required',
+  mfaInvalid: 'auth_mfa_invalid',
+  forbidden: 'permission_denied',
+  notFound: 'not_found',
+  conflict: 'duplicate',
+  rateLimited: 'rate_limited',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMedia: 'unsupported_media',
+  rangeNotSatisfiable: 'range_not_satisfiable',
+  notConfigured: 'not_configured',
+  internal: 'internal_error',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+  throw new AppError(code, message, details);
+};

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Env } from './env.ts';
+import type { Database } from './db/client.ts';
+import { registerAccessPolicy } from './http/access-policy.ts';
+import { registerErrorHandler } from './http/http-errors.ts';
+import { createAuthModule } from './auth/auth.module.ts';
+import { createRolesRepository } from './db/repositories/roles.repository.ts';
+import { adminRoutes } from './routes/admin.routes.ts';
+import { createArtistApprovalService } from './services/artist-approval.service.ts';
+import type { Mailer } from './services/mailer.ts';
+import { createMailer } from './services/mailer.ts';
+
+export type Clock = { now(): Date };
+export const systemClock: Clock = { now: () => new Date() };
+
+export type AppDeps = {
+  env: Env;
+  database: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Fastify logger options; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+  /** Directory of the built web app; defaults to dist/web. */
+  webDir?: string;
+};
+
+export type App = FastifyInstance;
+
+const secretHeaders = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.env.logLevel, redact: secretHeaders },
+    // Only the socket address counts: a client-sent X-Forwarded-For must not dodge rate limits.
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:', 'https:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Canto API', version: '1.0.0', description: 'Music and podcast streaming.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'canto_access' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const mailer = deps.mailer ?? createMailer(deps.env.smtpUrl, app.log);
+  const roles = createRolesRepository(deps.database.db);
+  const auth = await createAuthModule({ env: deps.env, database: deps.database, clock, mailer, roles, log: app.log });
+  registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
+
+  app.get(
+    '/api/health',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['system'], response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  await app.register(auth.routes, { prefix: '/api/auth' });
+  const approvals = createArtistApprovalService({ db: deps.database.db, roles });
+  await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
+
+  registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
+  return app;
+}
+
+/** Serves the built SPA; unknown /api paths stay JSON 404s, other paths get index.html. */
+function registerWebApp(app: FastifyInstance, webDir: string) {
+  const hasBuild = fs.existsSync(path.join(webDir, 'index.html'));
+  if (hasBuild) {
+    app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      setHeaders(reply, filePath) {
+        // Hashed assets never change; index.html must always be revalidated.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (url.startsWith('/api') || url.startsWith('/media') || request.method !== 'GET') {
+      return reply.status(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${url.split('?')[0]}` } });
+    }
+    if (!hasBuild) {
+      return reply.type('text/plain').status(503).send('The web app is not built. Run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting of product.md §10, read once at start and passed down as a plain object.
+const bool = z
+  .enum(['0', '1', 'true', 'false'], { message: 'must be 0, 1, true or false' })
+  .transform((v) => v === '1' || v === 'true');
+
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.join(' or ')}//`);
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    PUBLIC_URL: url(['http:', 'https:']).optional(),
+    ADMIN_EMAIL: z.email('must be an email address').optional(),
+    ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(72).optional(),
+    DEMO: bool.optional(),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: url(['http:', 'https:']).optional(),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+    PAYMENTS: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    STRIPE_PRICE_ID: z.string().min(1).optional(),
+    CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
+    AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.STORAGE === 's3') {
+      for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE=s3' });
+      }
+    }
+    if (v.PAYMENTS === 'stripe') {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
+        if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS=stripe' });
+      }
+    }
+    if (v.AI_PROVIDER === 'openai' && !v.OPENAI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when AI_PROVIDER=openai' });
+    }
+    if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {
+      const missing = v.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when the other admin variable is set' });
+    }
+  });
+
+export type Env = {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Undefined means: generate one and keep it in DATA_DIR (see secrets.ts). */
+  secretKey: string | undefined;
+  publicUrl: string;
+  admin: { email: string; password: string } | undefined;
+  demo: boolean;
+  storage: 'local' | 's3';
+  s3: { endpoint?: string; bucket?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
+  smtpUrl: string | undefined;
+  payments: 'local' | 'stripe';
+  stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
+  catalogueUrl: string;
+  aiProvider: 'local' | 'openai';
+  openai: { baseUrl: string; apiKey?: string };
+  logLevel: string;
+};
+
+export class EnvError extends Error {}
+
+/** Parses the environment; throws EnvError whose message is one line naming the variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings count as unset, the way shells and .env files usually mean them.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`);
+  }
+  const v = result.data;
+  const port = v.PORT;
+  return {
+    port,
+    dataDir: path.resolve(v.DATA_DIR),
+    databaseUrl: v.DATABASE_URL,
+    secretKey: v.SECRET_KEY,
+    publicUrl: (v.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
+    // Demo content is on by default only for the embedded database (product.md §10).
+    demo: v.DEMO ?? !v.DATABASE_URL,
+    storage: v.STORAGE,
+    s3: {
+      endpoint: v.S3_ENDPOINT,
+      bucket: v.S3_BUCKET,
+      region: v.S3_REGION,
+      accessKeyId: v.S3_ACCESS_KEY_ID,
+      secretAccessKey: v.S3_SECRET_ACCESS_KEY,
+    },
+    smtpUrl: v.SMTP_URL,
+    payments: v.PAYMENTS,
+    stripe: { secretKey: v.STRIPE_SECRET_KEY, webhookSecret: v.STRIPE_WEBHOOK_SECRET, priceId: v.STRIPE_PRICE_ID },
+    catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
+    aiProvider: v.AI_PROVIDER,
+    openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
+    logLevel: v.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, ErrorCode } from '../../core/errors.ts';
+import type { Role } from '../../contracts/auth.contract.ts';
+
+/**
+ * Every route declares who may call it (config.access). 'owner' routes are signed-in at the
+ * edge and check ownership in their service, where the owned row is known.
+ */
+export type Access = 'public' | 'signed-in' | 'artist' | 'admin' | 'owner';
+
+export type Principal = { userId: string; sessionId: string; aal: 'aal1' | 'aal2' };
+
+export type AuthHooks = {
+  /** Turns an access token into a principal, or null when invalid, expired or revoked. */
+  resolvePrincipal(accessToken: string): Promise<Principal | null>;
+  rolesOf(userId: string): Promise<Role[]>;
+};
+
+export type RoutePolicy = { method: string; url: string; access: Access | undefined };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route with its declared access, for the route-policy test. */
+    routePolicies: RoutePolicy[];
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Roles, loaded once per request when a policy or handler needs them. */
+    roles(): Promise<Role[]>;
+  }
+}
+
+export const ACCESS_COOKIE = 'canto_access';
+export const REFRESH_COOKIE = 'canto_refresh';
+
+export function accessTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return request.cookies?.[ACCESS_COOKIE] || undefined;
+}
+
+/** Routes registered by plugins (static files, API docs) are public by nature. */
+function defaultAccess(url: string): Access | undefined {
+  if (url.startsWith('/api/docs') || !url.startsWith('/api')) return 'public';
+  return undefined;
+}
+
+export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
+  const policies: RoutePolicy[] = [];
+  app.decorate('routePolicies', policies);
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ??= {} as never) as { access?: Access };
+    config.access ??= defaultAccess(route.url);
+    for (const method of [route.method].flat()) policies.push({ method, url: route.url, access: config.access });
+  });
+
+  app.addHook('onReady', async () => {
+    const missing = policies.filter((p) => !p.access).map((p) => `${p.method} ${p.url}`);
+    if (missing.length) throw new Error(`Routes without an access policy: ${missing.join(', ')}`);
+  });
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('roles', async function roles(this: FastifyRequest) {
+    return [] as Role[];
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const token = accessTokenOf(request);
+    request.principal = token ? await hooks.resolvePrincipal(token) : null;
+    let cached: Promise<Role[]> | undefined;
+    request.roles = () => {
+      const p = request.principal;
+      if (!p) return Promise.resolve([]);
+      return (cached ??= hooks.rolesOf(p.userId));
+    };
+  });
+
+  app.addHook('preHandler', async (request) => {
+    // Only the not-found handler has no policy (every route is checked at onReady).
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    if (!request.principal) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+    if (access === 'artist' && !(await request.roles()).includes('artist')) {
+      throw new AppError(ErrorCode.forbidden, 'Artist role required');
+    }
+    if (access === 'admin' && !(await request.roles()).includes('admin')) {
+      throw new AppError(ErrorCode.forbidden, 'Admin role required');
+    }
+  });
+}
+
+/** The signed-in principal, for handlers behind a non-public policy. */
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+  return request.principal;
+}

@@ -1,0 +1,29 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export type Mail = { to: string; subject: string; text: string };
+export type Mailer = {
+  /** True when real mail goes out (SMTP_URL set); false when mail is only logged. */
+  readonly delivers: boolean;
+  send(mail: Mail): Promise<void>;
+};
+
+export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger): Mailer {
+  if (!smtpUrl) {
+    // Without SMTP the message (e.g. a reset link) is written to the server log (product.md §2).
+    return {
+      delivers: false,
+      async send(mail) {
+        log.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'mail not sent (no SMTP_URL)');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  const from = process.env.MAIL_FROM ?? 'Canto <no-reply@canto.local>';
+  return {
+    delivers: true,
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}

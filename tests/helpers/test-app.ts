@@ -1,0 +1,47 @@
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp, type App, type Clock } from '../../src/server/app.ts';
+import { parseEnv, type Env } from '../../src/server/env.ts';
+import type { Mailer, Mail } from '../../src/server/services/mailer.ts';
+import { createTestDatabase, type DbKind, type TestDatabase } from './test-db.ts';
+
+export type TestContext = { app: App; db: TestDatabase; env: Env; clock: TestClock; mail: Mail[] };
+
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  constructor(private t = Date.now()) {}
+  now() {
+    return new Date(this.t);
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/unused'): Env {
+  return parseEnv({
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    LOG_LEVEL: 'silent',
+    DEMO: '0',
+    ...overrides,
+  });
+}
+
+/** Builds an app on a fresh database of `kind` for the enclosing describe block. */
+export function useTestApp(kind: DbKind, envOverrides: Record<string, string> = {}): TestContext {
+  const ctx = {} as TestContext;
+  beforeAll(async () => {
+    ctx.db = await createTestDatabase(kind);
+    ctx.env = testEnv(envOverrides, ctx.db.dataDir);
+    ctx.clock = new TestClock();
+    ctx.mail = [];
+    const mailer: Mailer = { delivers: Boolean(envOverrides.SMTP_URL), send: async (m) => void ctx.mail.push(m) };
+    ctx.app = await buildApp({ env: ctx.env, database: ctx.db.database, clock: ctx.clock, logger: false, mailer });
+    await ctx.app.ready();
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await ctx.db?.drop();
+  });
+  return ctx;
+}
