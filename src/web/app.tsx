@@ -1,0 +1,137 @@
+import { lazy, StrictMode, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from 'sonner';
+import { isApiError } from '@/web/lib/api-client.ts';
+import { screens, type ScreenHandle } from '@/web/lib/screens.ts';
+import { useSessionKeeper } from '@/web/hooks/use-session.ts';
+import { AppShell } from '@/web/components/app-shell.tsx';
+import { FullPageLoading } from '@/web/components/page-status.tsx';
+import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/components/route-guards.tsx';
+
+// One chunk per screen: only the shell and the router ship in the first load.
+const AuthPage = lazy(() => import('./pages/auth.page.tsx'));
+const HomePage = lazy(() => import('./pages/home.page.tsx'));
+const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval.page.tsx'));
+const NotFoundPage = lazy(() => import('./pages/not-found.page.tsx'));
+const ScreenPage = lazy(() => import('./pages/screen.page.tsx'));
+
+function screen(
+  path: string,
+  handle: ScreenHandle,
+  Page: LazyExoticComponent<ComponentType> = ScreenPage,
+): RouteObject {
+  return { path, handle, element: <Page /> };
+}
+
+const routes: RouteObject[] = [
+  {
+    path: '/auth',
+    element: (
+      <GuestOnly>
+        <Suspense fallback={<FullPageLoading />}>
+          <AuthPage />
+        </Suspense>
+      </GuestOnly>
+    ),
+  },
+  {
+    element: (
+      <RequireSignedIn>
+        <AppShell />
+      </RequireSignedIn>
+    ),
+    children: [
+      { index: true, handle: screens.home, element: <HomePage /> },
+      screen('browse', screens.browse),
+      screen('podcasts', screens.podcasts),
+      screen('search', screens.search),
+      screen('playlists', screens.library),
+      screen('playlist/:id', screens.playlist),
+      screen('liked', screens.liked),
+      screen('recently-played', screens.recentlyPlayed),
+      screen('stats', screens.stats),
+      screen('premium', screens.premium),
+      screen('profile', screens.profile),
+      screen('profile/:userId', screens.userProfile),
+      screen('following', screens.following),
+      screen('notifications', screens.notifications),
+      screen('ai-music', screens.aiMusic),
+      {
+        element: <RequireRole role="artist" />,
+        children: [
+          screen('upload', screens.upload),
+          screen('dashboard', screens.dashboard),
+          screen('withdrawal-settings', screens.withdrawalSettings),
+        ],
+      },
+      {
+        element: <RequireRole role="artist" deniedMessage="Only artists can upload podcasts" />,
+        children: [screen('podcast-upload', screens.podcastUpload)],
+      },
+      {
+        element: <RequireRole role="artist" deniedMessage="Artist access only" />,
+        children: [screen('artist-revenue', screens.artistRevenue)],
+      },
+      {
+        element: <RequireRole role="admin" deniedMessage="Admin access only" />,
+        children: [screen('admin/withdrawals', screens.adminWithdrawals)],
+      },
+      // Spec §2: the access check of the revenue screen is not shown; Canto keeps it admin-only.
+      {
+        element: <RequireRole role="admin" />,
+        children: [screen('admin/revenue', screens.adminRevenue)],
+      },
+      {
+        element: <RequireRole role="admin" deniedMessage="Admin access required" />,
+        children: [
+          screen('admin/artist-approval', screens.adminArtistApproval, AdminArtistApprovalPage),
+        ],
+      },
+    ],
+  },
+  {
+    path: '*',
+    element: (
+      <Suspense fallback={<FullPageLoading />}>
+        <NotFoundPage />
+      </Suspense>
+    ),
+  },
+];
+
+const router = createBrowserRouter(routes);
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      refetchOnWindowFocus: false,
+      // Client errors (4xx) are answers, not glitches: don't retry them.
+      retry: (count, e) => !(isApiError(e) && e.status >= 400 && e.status < 500) && count < 2,
+    },
+  },
+});
+
+function SessionKeeper() {
+  useSessionKeeper();
+  return null;
+}
+
+export function App() {
+  return (
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SessionKeeper />
+        <RouterProvider router={router} />
+        <Toaster
+          visibleToasts={1}
+          theme="dark"
+          richColors
+          closeButton
+          position="bottom-right"
+          toastOptions={{ duration: 5000 }}
+        />
+      </QueryClientProvider>
+    </StrictMode>
+  );
+}

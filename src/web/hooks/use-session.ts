@@ -1,0 +1,140 @@
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type {
+  AuthSession,
+  Role,
+  SessionInfo,
+  SignInBody,
+  SignUpBody,
+} from '@/contracts/auth.contract.ts';
+import { api, isApiError, refreshSession, setSignedOutHandler } from '@/web/lib/api-client.ts';
+
+export const sessionKey = ['auth', 'session'] as const;
+
+async function fetchSession(): Promise<SessionInfo | null> {
+  try {
+    return await api.get<SessionInfo>('/auth/session');
+  } catch (e) {
+    if (isApiError(e) && e.status === 401) return null;
+    throw e;
+  }
+}
+
+export type SessionStatus = 'loading' | 'signed-in' | 'signed-out' | 'error';
+
+export interface SessionState {
+  status: SessionStatus;
+  session: SessionInfo | null;
+  user: SessionInfo['user'] | null;
+  roles: readonly Role[];
+  isArtist: boolean;
+  isAdmin: boolean;
+  isPendingArtist: boolean;
+  retry: () => void;
+}
+
+export function useSession(): SessionState {
+  const query = useQuery({
+    queryKey: sessionKey,
+    queryFn: fetchSession,
+    staleTime: 60_000,
+    // A network hiccup is retried; a definite answer from the server is not.
+    retry: (count, e) => !(isApiError(e) && e.status > 0 && e.status < 500) && count < 2,
+  });
+  const session = query.data ?? null;
+  const roles = session?.user.roles ?? [];
+  let status: SessionStatus;
+  if (query.isPending) status = 'loading';
+  else if (query.isError && !session) status = 'error';
+  else status = session ? 'signed-in' : 'signed-out';
+  return {
+    status,
+    session,
+    user: session?.user ?? null,
+    roles,
+    isArtist: roles.includes('artist'),
+    isAdmin: roles.includes('admin'),
+    isPendingArtist: roles.includes('pending_artist'),
+    retry: () => void query.refetch(),
+  };
+}
+
+const REFRESH_LEAD_MS = 60_000;
+const MAX_TIMER_MS = 2_147_483_647;
+
+function markSignedOut(qc: QueryClient) {
+  qc.setQueryData(sessionKey, null);
+}
+
+async function refreshNow(qc: QueryClient) {
+  if (await refreshSession()) await qc.invalidateQueries({ queryKey: sessionKey });
+  else markSignedOut(qc);
+}
+
+/**
+ * Keeps the session alive: refreshes ~60 s before it expires (and on return to a sleeping
+ * tab), and drops it when a refresh fails anywhere in the app. Mount once.
+ */
+export function useSessionKeeper(): void {
+  const qc = useQueryClient();
+  const expiresAt = useSession().session?.expires_at;
+
+  useEffect(() => {
+    setSignedOutHandler(() => markSignedOut(qc));
+    return () => setSignedOutHandler(null);
+  }, [qc]);
+
+  useEffect(() => {
+    if (!expiresAt) return;
+    const due = () => expiresAt * 1000 - REFRESH_LEAD_MS - Date.now();
+    const timer = setTimeout(() => void refreshNow(qc), Math.min(Math.max(due(), 0), MAX_TIMER_MS));
+    // Timers are throttled in background tabs; check again when the tab comes back.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible' && due() <= 0) void refreshNow(qc);
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [expiresAt, qc]);
+}
+
+function toSessionInfo(s: Partial<AuthSession> | undefined): SessionInfo | null {
+  if (!s?.user || !s.expires_at || !s.aal || !s.next_aal) return null;
+  return { user: s.user, aal: s.aal, next_aal: s.next_aal, expires_at: s.expires_at };
+}
+
+async function adoptSession(qc: QueryClient, res: Partial<AuthSession> | undefined) {
+  const info = toSessionInfo(res);
+  if (info) qc.setQueryData(sessionKey, info);
+  else await qc.fetchQuery({ queryKey: sessionKey, queryFn: fetchSession, staleTime: 0 });
+}
+
+export function useSignIn() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SignInBody) => api.post<Partial<AuthSession>>('/auth/sign-in', body),
+    onSuccess: (res) => adoptSession(qc, res),
+  });
+}
+
+export function useSignUp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SignUpBody) => api.post<Partial<AuthSession>>('/auth/sign-up', body),
+    onSuccess: (res) => adoptSession(qc, res),
+  });
+}
+
+export function useSignOut() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<void>('/auth/sign-out'),
+    // Signing out locally must succeed even if the server call fails.
+    onSettled: () => {
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
+      markSignedOut(qc);
+    },
+  });
+}

@@ -1,0 +1,132 @@
+// The one way the web app talks to /api: same origin, cookies carry the session.
+import type { ErrorBody } from '@/contracts/auth.contract.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** The message to show for a failure: the server's own message, else the fallback. */
+export function errorMessage(e: unknown, fallback: string): string {
+  if (e instanceof ApiError && e.status > 0 && e.message) return e.message;
+  if (e instanceof ApiError) return e.message || fallback;
+  return fallback;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Skip the one-time refresh-and-retry on 401. */
+  noRefresh?: boolean;
+}
+
+const BASE = '/api';
+
+// These endpoints answer 401 as part of their own meaning; refreshing would be wrong.
+const NO_REFRESH_PATHS = ['/auth/sign-in', '/auth/sign-up', '/auth/sign-out', '/auth/refresh'];
+
+let onSignedOut: (() => void) | null = null;
+/** Called when a refresh fails: the session is gone. */
+export function setSignedOutHandler(handler: (() => void) | null): void {
+  onSignedOut = handler;
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** POST /auth/refresh once, shared by every caller that hit a 401 at the same time. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= fetch(`${BASE}/auth/refresh`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: '{}',
+  })
+    .then((res) => res.ok)
+    .catch(() => false)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+async function send(method: Method, path: string, body: unknown, signal?: AbortSignal) {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  try {
+    return await fetch(`${BASE}${path}`, {
+      method,
+      headers,
+      body: payload,
+      credentials: 'include',
+      signal,
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'network_error', 'Network error. Please check your connection and try again.');
+  }
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  let code = 'http_error';
+  let message = `Request failed (${res.status})`;
+  try {
+    const data = (await res.json()) as Partial<ErrorBody>;
+    if (data?.error) {
+      code = data.error.code ?? code;
+      message = data.error.message ?? message;
+    }
+  } catch {
+    // Not JSON (proxy page, empty body): keep the generic message.
+  }
+  return new ApiError(res.status, code, message);
+}
+
+async function parse<T>(res: Response): Promise<T> {
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  let res = await send(method, path, body, options.signal);
+  if (res.status === 401 && !options.noRefresh && !NO_REFRESH_PATHS.includes(path)) {
+    if (await refreshSession()) {
+      res = await send(method, path, body, options.signal);
+    } else {
+      onSignedOut?.();
+    }
+  }
+  if (!res.ok) throw await toError(res);
+  return parse<T>(res);
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) =>
+    request<T>('DELETE', path, undefined, options),
+};

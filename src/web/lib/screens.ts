@@ -1,0 +1,172 @@
+// Titles and blurbs of every screen of spec §2, and the sidebar groups.
+import type { LucideIcon } from 'lucide-react';
+import {
+  Bell,
+  Calculator,
+  ChartColumn,
+  Compass,
+  Crown,
+  DollarSign,
+  Heart,
+  History,
+  House,
+  LayoutDashboard,
+  Library,
+  ListMusic,
+  ListPlus,
+  Podcast,
+  Search,
+  ShieldCheck,
+  Sparkles,
+  Upload,
+  User,
+  Users,
+  Wallet,
+  Mic,
+} from 'lucide-react';
+
+export interface ScreenHandle {
+  title: string;
+  description?: string;
+  icon?: LucideIcon;
+  /** Where a signed-out visitor is sent (spec §2: /auth, except the approval page). */
+  signedOutTo?: string;
+}
+
+export const screens = {
+  home: { title: 'Home', icon: House },
+  browse: {
+    title: 'Browse',
+    icon: Compass,
+    description: 'Trending songs, new releases and genres to explore.',
+  },
+  podcasts: {
+    title: 'Podcasts',
+    icon: Podcast,
+    description: 'Shows and episodes from creators on Canto.',
+  },
+  search: { title: 'Search', icon: Search, description: 'Find songs and podcasts.' },
+  library: {
+    title: 'Your Library',
+    icon: Library,
+    description: 'Playlists you create will appear here.',
+  },
+  playlist: { title: 'Playlist', icon: ListMusic, description: 'Tracks in this playlist.' },
+  liked: { title: 'Liked Songs', icon: Heart, description: 'Songs you like will appear here.' },
+  recentlyPlayed: {
+    title: 'Recently Played',
+    icon: History,
+    description: 'Your last 20 plays will appear here.',
+  },
+  stats: {
+    title: 'Your Listening Stats',
+    icon: ChartColumn,
+    description: 'Streams, hours listened, top artists and genres.',
+  },
+  premium: {
+    title: 'Premium',
+    icon: Crown,
+    description: 'Ad-free listening, unlimited skips and the AI music companion.',
+  },
+  profile: { title: 'Profile', icon: User, description: 'Your public profile on Canto.' },
+  userProfile: { title: 'Profile', icon: User, description: 'Songs and stats of this listener.' },
+  following: {
+    title: 'Following',
+    icon: Users,
+    description: 'Artists you follow will appear here.',
+  },
+  notifications: {
+    title: 'Notifications',
+    icon: Bell,
+    description: 'Follows, new releases and account updates.',
+  },
+  aiMusic: {
+    title: 'AI Music Creator',
+    icon: Sparkles,
+    description: 'Generate lyrics or cover art from a prompt.',
+  },
+  dashboard: {
+    title: 'Artist Dashboard',
+    icon: LayoutDashboard,
+    description: 'Streams, listeners and estimated revenue for your music.',
+  },
+  upload: { title: 'Upload Music', icon: Upload, description: 'Publish a new song.' },
+  podcastUpload: {
+    title: 'Upload Podcast',
+    icon: Mic,
+    description: 'Publish an episode or manage your shows.',
+  },
+  artistRevenue: {
+    title: 'Revenue',
+    icon: DollarSign,
+    description: 'Monthly earnings from premium listening and ads.',
+  },
+  withdrawalSettings: {
+    title: 'Withdrawal Settings',
+    icon: Wallet,
+    description: 'Request payouts of your balance.',
+  },
+  adminWithdrawals: {
+    title: 'Withdrawal Management',
+    icon: Wallet,
+    description: 'Review and process artist payout requests.',
+  },
+  adminRevenue: {
+    title: 'Revenue Calculation',
+    icon: Calculator,
+    description: "Calculate artists' revenue for the current month.",
+  },
+  adminArtistApproval: { title: 'Artist Approval', icon: ShieldCheck, signedOutTo: '/' },
+} satisfies Record<string, ScreenHandle>;
+
+export interface NavEntry {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Actions (Create Playlist) link somewhere but are never "the current page". */
+  action?: boolean;
+}
+
+export interface NavGroup {
+  id: string;
+  label: string;
+  entries: NavEntry[];
+  artistOnly?: boolean;
+}
+
+export const navGroups: NavGroup[] = [
+  {
+    id: 'main',
+    label: 'Main',
+    entries: [
+      { label: 'Home', to: '/', icon: House },
+      { label: 'Browse', to: '/browse', icon: Compass },
+      { label: 'Podcasts', to: '/podcasts', icon: Podcast },
+      { label: 'Search', to: '/search', icon: Search },
+      { label: 'Your Library', to: '/playlists', icon: Library },
+      { label: 'Premium', to: '/premium', icon: Crown },
+    ],
+  },
+  {
+    id: 'personal',
+    label: 'Personal',
+    entries: [
+      { label: 'Profile', to: '/profile', icon: User },
+      { label: 'Following', to: '/following', icon: Users },
+      { label: 'AI Music', to: '/ai-music', icon: Sparkles },
+      { label: 'Create Playlist', to: '/playlists', icon: ListPlus, action: true },
+      { label: 'Liked Songs', to: '/liked', icon: Heart },
+      { label: 'Recently Played', to: '/recently-played', icon: History },
+      { label: 'Your Stats', to: '/stats', icon: ChartColumn },
+    ],
+  },
+  {
+    id: 'artist',
+    label: 'Artist',
+    artistOnly: true,
+    entries: [
+      { label: 'Dashboard', to: '/dashboard', icon: LayoutDashboard },
+      { label: 'Revenue', to: '/artist-revenue', icon: DollarSign },
+    ],
+  },
+];
