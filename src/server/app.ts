@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   await app.register(auth.routes, { prefix: '/api/auth' });
-  const approvals = createArtistApprovalService({ db: deps.database.db, roles });
+  const approvals = createArtistApprovalService({ roles });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
 
   registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
