@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env.ts';
+
+describe('parseEnv', () => {
+  it('has working defaults for a fresh clone', () => {
+    const env = parseEnv({});
+    expect(env.port).toBe(3000);
+    expect(env.dataDir).toMatch(/data$/);
+    expect(env.databaseUrl).toBeUndefined();
+    expect(env.demo).toBe(true);
+    expect(env.storage).toBe('local');
+    expect(env.payments).toBe('local');
+    expect(env.aiProvider).toBe('local');
+    expect(env.publicUrl).toBe('http://localhost:3000');
+  });
+
+  it('turns demo content off by default on a database server, and on DEMO=0', () => {
+    expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe(false);
+    expect(parseEnv({ DEMO: '0' }).demo).toBe(false);
+    expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db', DEMO: '1' }).demo).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'secret-pass' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'a@b.co' }, 'ADMIN_PASSWORD'],
+    [{ DEMO: 'maybe' }, 'DEMO'],
+    [{ STORAGE: 'ftp' }, 'STORAGE'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ PAYMENTS: 'stripe' }, 'STRIPE_SECRET_KEY'],
+    [{ AI_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
+  ])('rejects %o with one line naming %s', (source, name) => {
+    expect(() => parseEnv(source)).toThrowError(new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`));
+  });
+
+  it('accepts a complete S3 configuration', () => {
+    const env = parseEnv({ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+    expect(env.s3.bucket).toBe('b');
+    expect(env.s3.region).toBe('us-east-1');
+  });
+});
