@@ -35,7 +35,7 @@ async function main() {
   const env = loadEnv();
   env.secretKey = resolveSecretKey(env.secretKey, env.dataDir);
   const webDir = path.resolve('dist/web');
-  ensureWebBuild(webDir);
+  if (process.env.CANTO_DEV !== '1') ensureWebBuild(webDir);
 
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   await database.migrate();
