@@ -46,5 +46,6 @@ export function SongCardSkeleton() {
   );
 }
 
+/** 2 to 6 columns by the width the grid actually has (spec §2); wrap it in `@container`. */
 export const songGridClass =
-  'grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6 md:gap-4';
+  'grid grid-cols-2 gap-3 @lg:grid-cols-3 @3xl:grid-cols-4 @5xl:grid-cols-6 @lg:gap-4';

@@ -112,7 +112,7 @@ export default function HomePage() {
   const name = user?.display_name?.trim();
 
   return (
-    <div className="mx-auto max-w-[1600px]">
+    <div className="@container mx-auto max-w-[1600px]">
       <p className="mb-4 text-sm text-muted-foreground">
         {name ? `Welcome back, ${name}` : 'Welcome back'}
       </p>

@@ -1,0 +1,86 @@
+import type { Browser, Page } from '@playwright/test';
+import {
+  test,
+  expect,
+  expectToast,
+  E2E_ADMIN,
+  sidebar,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from './support.ts';
+
+async function asAdmin(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto('/admin/artist-approval');
+  await expect(page.getByRole('heading', { level: 1, name: 'Artist Approval' })).toBeVisible();
+  return page;
+}
+
+function requestRow(page: Page, name: string) {
+  return page.getByTestId('artist-request').filter({ hasText: name });
+}
+
+test('approving an artist request gives the user the artist screens', async ({ page, browser }) => {
+  const name = `Approve Me ${Date.now().toString(36)}`;
+  await signUp(page, { displayName: name, email: uniqueEmail('artist'), artist: true });
+  // Pending: still a listener.
+  await expect(sidebar(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+
+  const admin = await asAdmin(browser);
+  const row = requestRow(admin, name);
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: `Approve ${name}` }).click();
+  await expectToast(admin, 'Artist approved successfully!');
+  await expect(row).toHaveCount(0);
+  await admin.context().close();
+
+  await page.reload();
+  const nav = sidebar(page);
+  await expect(nav.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Revenue', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Upload Music' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Upload Podcast' })).toBeVisible();
+
+  await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Artist Dashboard' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Dashboard', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await page.getByRole('link', { name: 'Upload Podcast' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Upload Podcast' })).toBeVisible();
+});
+
+test('rejecting an artist request leaves a listener', async ({ page, browser }) => {
+  const name = `Reject Me ${Date.now().toString(36)}`;
+  await signUp(page, { displayName: name, email: uniqueEmail('reject'), artist: true });
+
+  const admin = await asAdmin(browser);
+  const row = requestRow(admin, name);
+  await row.getByRole('button', { name: `Reject ${name}` }).click();
+  await expectToast(admin, 'Artist request rejected');
+  await expect(row).toHaveCount(0);
+  await admin.context().close();
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(sidebar(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  await page.goto('/upload');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the queue shows its empty state once nothing is pending', async ({ browser }) => {
+  const admin = await asAdmin(browser);
+  // Clear whatever earlier journeys left behind, then expect the empty state.
+  const rows = admin.getByTestId('artist-request');
+  while ((await rows.count()) > 0) {
+    const first = rows.first();
+    await first.getByRole('button', { name: /^Reject / }).click();
+    await expectToast(admin, 'Artist request rejected');
+    await expect(first.getByText('Processing...')).toHaveCount(0);
+  }
+  await expect(admin.getByText('No pending artist requests')).toBeVisible();
+  await admin.context().close();
+});

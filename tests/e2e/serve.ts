@@ -1,0 +1,44 @@
+// Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
+// content and a known admin. Spawns `tsx src/server/main.ts` so it relies on no internals.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Keep in step with tests/e2e/support.ts (E2E_ADMIN) and playwright.config.ts (port).
+const E2E_PORT = 3100;
+const E2E_ADMIN = { email: 'admin@canto.test', password: 'admin-pass-123' };
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
+const tsx = path.resolve('node_modules/.bin/tsx');
+
+const child = spawn(tsx, ['src/server/main.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: String(E2E_PORT),
+    DATA_DIR: dataDir,
+    DEMO: '0',
+    ADMIN_EMAIL: E2E_ADMIN.email,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  },
+});
+
+let stopping = false;
+function cleanUp() {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+function stop(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+}
+
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+child.on('exit', (code, signal) => {
+  cleanUp();
+  process.exit(code ?? (signal ? 0 : 1));
+});

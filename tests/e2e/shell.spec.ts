@@ -1,0 +1,114 @@
+import { test, expect, expectToast, sidebar, signOut, signUp, uniqueEmail } from './support.ts';
+
+const listenerEntries = [
+  'Home',
+  'Browse',
+  'Podcasts',
+  'Search',
+  'Your Library',
+  'Premium',
+  'Profile',
+  'Following',
+  'AI Music',
+  'Create Playlist',
+  'Liked Songs',
+  'Recently Played',
+  'Your Stats',
+];
+
+test.describe('a listener', () => {
+  test.beforeEach(async ({ page }) => {
+    await signUp(page, { displayName: 'Shell Listener', email: uniqueEmail('shell') });
+  });
+
+  test('sees the Main and Personal groups but no artist entries', async ({ page }) => {
+    const nav = sidebar(page);
+    for (const name of listenerEntries) {
+      await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+    }
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Revenue' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Upload Music' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Upload Podcast' })).toHaveCount(0);
+  });
+
+  test('the active sidebar entry has aria-current="page"', async ({ page }) => {
+    const nav = sidebar(page);
+    await expect(nav.getByRole('link', { name: 'Home', exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await nav.getByRole('link', { name: 'Browse', exact: true }).click();
+    await expect(page).toHaveURL(/\/browse$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Browse' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Browse', exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(nav.getByRole('link', { name: 'Home', exact: true })).not.toHaveAttribute(
+      'aria-current',
+    );
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+
+    await nav.getByRole('link', { name: 'Your Library', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Library' })).toBeVisible();
+    await expect(nav.locator('[aria-current="page"]')).toHaveText('Your Library');
+  });
+
+  test('every screen of spec §2 renders inside the shell', async ({ page }) => {
+    const screens: Array<[string, string]> = [
+      ['/browse', 'Browse'],
+      ['/podcasts', 'Podcasts'],
+      ['/search', 'Search'],
+      ['/playlists', 'Your Library'],
+      ['/playlist/123', 'Playlist'],
+      ['/liked', 'Liked Songs'],
+      ['/recently-played', 'Recently Played'],
+      ['/stats', 'Your Listening Stats'],
+      ['/premium', 'Premium'],
+      ['/profile', 'Profile'],
+      ['/profile/00000000-0000-4000-8000-000000000000', 'Profile'],
+      ['/following', 'Following'],
+      ['/notifications', 'Notifications'],
+      ['/ai-music', 'AI Music Creator'],
+    ];
+    for (const [path, title] of screens) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByRole('main')).toBeVisible();
+    }
+  });
+
+  test('the home screen: banner actions and empty sections', async ({ page }) => {
+    await page.getByRole('button', { name: 'Generate AI Playlist' }).click();
+    await expectToast(page, 'AI Feature Coming Soon');
+    await expect(page.getByText('No tracks available yet')).toHaveCount(2);
+    await page.getByRole('link', { name: 'Explore Now' }).click();
+    await expect(page).toHaveURL(/\/browse$/);
+  });
+
+  test('the bell menu links to /notifications', async ({ page }) => {
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByRole('menuitem', { name: 'View all notifications' }).click();
+    await expect(page).toHaveURL(/\/notifications$/);
+  });
+
+  test('sign out goes to /auth and ends the session', async ({ page }) => {
+    await signOut(page);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+
+  test('the session survives a reload', async ({ page }) => {
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  });
+});
+
+test('the not-found screen', async ({ page }) => {
+  await page.goto('/this/does-not-exist');
+  await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Home' }).click();
+  // Signed out, Home in turn sends the visitor to /auth.
+  await expect(page).toHaveURL(/\/auth$/);
+});

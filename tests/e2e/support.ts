@@ -1,0 +1,89 @@
+// Shared steps for the browser journeys: a console guard, UI sign-up/in/out, toasts.
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const E2E_ADMIN = { email: 'admin@canto.test', password: 'admin-pass-123' } as const;
+export const PASSWORD = 'listen-pass-1';
+
+let seq = 0;
+/** A fresh address per call, unique across runs against the same server. */
+export function uniqueEmail(prefix: string): string {
+  seq += 1;
+  return `${prefix}-${Date.now().toString(36)}-${seq}@canto.test`;
+}
+
+// The browser logs every non-2xx fetch; a 401 from the session probe while signed out and a
+// 404 from endpoints of later issues are expected answers, not bugs.
+const expectedConsole = [/Failed to load resource: the server responded with a status of 40[14]/];
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        const text = msg.text();
+        if (!expectedConsole.some((re) => re.test(text))) errors.push(text);
+      });
+      page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+      await use(errors);
+      expect(errors, 'unexpected console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** The visible toast with this title (and description, when given). */
+export async function expectToast(page: Page, title: string, description?: string) {
+  let toast = page.locator('[data-sonner-toast]').filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
+  await expect(toast.first()).toBeVisible();
+}
+
+export async function openAuth(page: Page, tab: 'Sign In' | 'Sign Up') {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+export async function fillSignUp(
+  page: Page,
+  v: { displayName: string; email: string; password: string; artist?: boolean },
+) {
+  await page.getByLabel('Display name').fill(v.displayName);
+  await page.getByLabel('Email').fill(v.email);
+  await page.getByLabel('Password').fill(v.password);
+  if (v.artist) await page.getByLabel('Request artist status (upload music & podcasts)').check();
+}
+
+export async function signUp(
+  page: Page,
+  v: { displayName: string; email: string; password?: string; artist?: boolean },
+) {
+  await openAuth(page, 'Sign Up');
+  await fillSignUp(page, { ...v, password: v.password ?? PASSWORD });
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expectToast(
+    page,
+    v.artist
+      ? 'Account created! Your artist request is pending admin approval.'
+      : 'Account created successfully!',
+  );
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await openAuth(page, 'Sign In');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expectToast(page, 'Signed in successfully!');
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+}
+
+export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
