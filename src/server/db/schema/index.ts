@@ -1,1 +1,6 @@
 export * from './auth.schema.ts';
+export * from './catalogue.schema.ts';
+export * from './library.schema.ts';
+export * from './listening.schema.ts';
+export * from './money.schema.ts';
+export * from './notifications.schema.ts';

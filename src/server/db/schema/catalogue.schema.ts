@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth.schema.ts';
+import { createdAt, lengthBetween, nonNegative } from './columns.ts';
+
+/*
+ * Units and URLs, once for the whole catalogue:
+ * - Durations are integer milliseconds (`duration_ms`), the unit listening records use
+ *   (stream_analytics.listened_ms), so "completed = heard ≥ 90 %" is integer arithmetic.
+ *   The API exposes spec §3 `duration` in seconds (duration_ms / 1000).
+ * - `*_url` is what clients fetch: `/media/<bucket>/<object>` for stored files (buckets
+ *   `music`, `cover-art`, `podcasts`, `ads`), or an absolute https URL for external
+ *   catalogue previews. `*_key` is the storage object key (`<bucket>/<object>`) so files
+ *   can be deleted or moved without parsing URLs; null when the file is not ours.
+ */
+
+export const songs = pgTable(
+  'songs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // Null for tracks that came from the external catalogue (`source` set).
+    artistId: uuid('artist_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Display name of the artist, copied at upload (spec §3 `artist`). */
+    artist: text('artist'),
+    title: text('title').notNull(),
+    genre: text('genre'),
+    coverArtUrl: text('cover_art_url'),
+    coverArtKey: text('cover_art_key'),
+    fileUrl: text('file_url'),
+    fileKey: text('file_key'),
+    previewUrl: text('preview_url'),
+    /** External catalogue name (e.g. 'itunes'); null for uploads. */
+    source: text('source'),
+    /** The track's id in `source`, so a catalogue track is stored at most once. */
+    externalId: text('external_id'),
+    durationMs: integer('duration_ms'),
+    playCount: bigint('play_count', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    lengthBetween('songs_title_len', t.title, 1, 200),
+    lengthBetween('songs_genre_len', t.genre, 0, 100),
+    nonNegative('songs_duration_ms_nonneg', t.durationMs),
+    nonNegative('songs_play_count_nonneg', t.playCount),
+    // Playback needs a resolved audio URL (spec §4): the file or the preview.
+    check('songs_playable', sql`${t.fileUrl} is not null or ${t.previewUrl} is not null`),
+    index('songs_created_at_idx').on(t.createdAt.desc().nullsFirst()),
+    index('songs_play_count_idx').on(t.playCount.desc().nullsFirst()),
+    index('songs_artist_created_idx').on(t.artistId, t.createdAt.desc().nullsFirst()),
+    // Genre filters compare case-insensitively ('hip hop' vs 'Hip Hop', spec §9).
+    index('songs_genre_idx').on(sql`lower(${t.genre})`),
+    // Search is "title or genre contains" (ILIKE '%q%') ranked by similarity: trigram GIN.
+    index('songs_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
+    uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
+  ],
+);
+
+export const podcasts = pgTable(
+  'podcasts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    creatorId: uuid('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    coverArtUrl: text('cover_art_url'),
+    coverArtKey: text('cover_art_key'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }),
+  },
+  (t) => [
+    lengthBetween('podcasts_title_len', t.title, 1, 200),
+    lengthBetween('podcasts_description_len', t.description, 0, 5000),
+    index('podcasts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
+    index('podcasts_creator_created_idx').on(t.creatorId, t.createdAt.desc().nullsFirst()),
+    index('podcasts_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('podcasts_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
+  ],
+);
+
+export const podcastEpisodes = pgTable(
+  'podcast_episodes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    podcastId: uuid('podcast_id')
+      .notNull()
+      .references(() => podcasts.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    audioUrl: text('audio_url').notNull(),
+    audioKey: text('audio_key'),
+    durationMs: integer('duration_ms'),
+    // Not unique: the default is 1 and spec §5 only asks for a whole number ≥ 1.
+    episodeNumber: integer('episode_number').notNull().default(1),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    lengthBetween('podcast_episodes_title_len', t.title, 1, 200),
+    check('podcast_episodes_number_min', sql`${t.episodeNumber} >= 1`),
+    nonNegative('podcast_episodes_duration_ms_nonneg', t.durationMs),
+    index('podcast_episodes_podcast_number_idx').on(t.podcastId, t.episodeNumber.desc().nullsFirst()),
+  ],
+);

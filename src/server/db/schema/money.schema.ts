@@ -1,0 +1,210 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './auth.schema.ts';
+import { podcastEpisodes, songs } from './catalogue.schema.ts';
+import { cents, createdAt, lengthBetween, nonNegative, yearMonth } from './columns.ts';
+
+/*
+ * Money tables (product.md §5–§7). All amounts are bigint cents with CHECK ≥ 0.
+ * Rows that record money owed or paid (subscriptions, artist_revenue, withdrawals) use
+ * ON DELETE RESTRICT towards users: deleting an account with a money history must be an
+ * explicit decision (anonymise), never a silent cascade that rewrites the books.
+ */
+
+export const paymentProviderEnum = pgEnum('payment_provider', ['local', 'stripe']);
+// Stripe's subscription statuses; the local provider uses active and canceled.
+export const subscriptionStatusEnum = pgEnum('subscription_status', [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+]);
+export const withdrawalStatusEnum = pgEnum('withdrawal_status', ['pending', 'processing', 'completed', 'rejected']);
+export const paymentMethodEnum = pgEnum('payment_method', ['paypal', 'bank', 'stripe']);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    provider: paymentProviderEnum('provider').notNull(),
+    providerCustomerId: text('provider_customer_id'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    status: subscriptionStatusEnum('status').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('subscriptions_period_order', sql`${t.currentPeriodEnd} > ${t.currentPeriodStart}`),
+    // Webhooks upsert by the provider's id.
+    uniqueIndex('subscriptions_provider_sub_key').on(t.provider, t.providerSubscriptionId),
+    // check-subscription: the user's latest period.
+    index('subscriptions_user_period_idx').on(t.userId, t.currentPeriodEnd.desc().nullsFirst()),
+    // The revenue run: subscriptions overlapping a month.
+    index('subscriptions_period_idx').on(t.currentPeriodStart, t.currentPeriodEnd),
+  ],
+);
+
+/** Provider webhook events already applied; the primary key makes handling idempotent. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: paymentProviderEnum('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'payment_events_pkey', columns: [t.provider, t.eventId] })],
+);
+
+export const ads = pgTable(
+  'ads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description'),
+    imageUrl: text('image_url'),
+    imageKey: text('image_key'),
+    audioUrl: text('audio_url'),
+    audioKey: text('audio_key'),
+    durationMs: integer('duration_ms').notNull().default(30_000),
+    targetUrl: text('target_url'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }),
+  },
+  (t) => [
+    lengthBetween('ads_title_len', t.title, 1, 200),
+    check('ads_duration_ms_positive', sql`${t.durationMs} > 0`),
+    // get-active-ads rotates among the (few) active rows.
+    index('ads_active_idx').on(t.createdAt).where(sql`${t.active}`),
+  ],
+);
+
+/**
+ * Each row is worth 0.5 cents to the artist of its song or the creator of its episode's
+ * show (product.md §6.3). References are SET NULL so earned impressions outlive an ad.
+ */
+export const adImpressions = pgTable(
+  'ad_impressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adId: uuid('ad_id').references(() => ads.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    songId: uuid('song_id').references(() => songs.id, { onDelete: 'set null' }),
+    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ad_impressions_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) <= 1`),
+    index('ad_impressions_created_idx').on(t.createdAt),
+  ],
+);
+
+export const revenueRuns = pgTable(
+  'revenue_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    month: text('month').notNull(),
+    artistsProcessed: integer('artists_processed').notNull(),
+    /** Σ contributions of the month (999 per premium listener), in cents. */
+    totalPremiumPoolCents: cents('total_premium_pool_cents').notNull(),
+    ranAt: timestamp('ran_at', { withTimezone: true }).notNull().defaultNow(),
+    ranBy: uuid('ran_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    yearMonth('revenue_runs_month_format', t.month),
+    nonNegative('revenue_runs_artists_nonneg', t.artistsProcessed),
+    nonNegative('revenue_runs_pool_nonneg', t.totalPremiumPoolCents),
+    // "Last Calculation Results" is the newest run.
+    index('revenue_runs_ran_at_idx').on(t.ranAt.desc().nullsFirst()),
+  ],
+);
+
+export const artistRevenue = pgTable(
+  'artist_revenue',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    artistId: uuid('artist_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    month: text('month').notNull(),
+    premiumRevenueCents: cents('premium_revenue_cents').notNull().default(sql`0`),
+    adRevenueCents: cents('ad_revenue_cents').notNull().default(sql`0`),
+    tipRevenueCents: cents('tip_revenue_cents').notNull().default(sql`0`),
+    totalRevenueCents: cents('total_revenue_cents').notNull().default(sql`0`),
+    totalStreams: bigint('total_streams', { mode: 'number' }).notNull().default(0),
+    calculatedAt: timestamp('calculated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One row per (artist, month); a re-run replaces the month's rows (product.md §6.5).
+    uniqueIndex('artist_revenue_artist_month_key').on(t.artistId, t.month),
+    index('artist_revenue_month_idx').on(t.month),
+    yearMonth('artist_revenue_month_format', t.month),
+    nonNegative('artist_revenue_premium_nonneg', t.premiumRevenueCents),
+    nonNegative('artist_revenue_ad_nonneg', t.adRevenueCents),
+    nonNegative('artist_revenue_tip_nonneg', t.tipRevenueCents),
+    nonNegative('artist_revenue_total_nonneg', t.totalRevenueCents),
+    nonNegative('artist_revenue_streams_nonneg', t.totalStreams),
+    check(
+      'artist_revenue_total_sum',
+      sql`${t.totalRevenueCents} = ${t.premiumRevenueCents} + ${t.adRevenueCents} + ${t.tipRevenueCents}`,
+    ),
+  ],
+);
+
+export const artistWithdrawals = pgTable(
+  'artist_withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    artistId: uuid('artist_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountCents: cents('amount_cents').notNull(),
+    status: withdrawalStatusEnum('status').notNull().default('pending'),
+    paymentMethod: paymentMethodEnum('payment_method').notNull(),
+    /** JSON of spec §3 payment_details, AES-256-GCM with a key from SECRET_KEY. */
+    paymentDetailsEncrypted: text('payment_details_encrypted').notNull(),
+    /** What screens show, e.g. 'PayPal j•••@example.com' or 'Bank ••••6789'. */
+    paymentDetailsMasked: text('payment_details_masked').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    processedBy: uuid('processed_by').references(() => users.id, { onDelete: 'set null' }),
+    notes: text('notes'),
+  },
+  (t) => [
+    // Minimum withdrawal $10 (spec §9).
+    check('artist_withdrawals_amount_min', sql`${t.amountCents} >= 1000`),
+    // A decided request records when (spec §4: processed_at set on the change).
+    check(
+      'artist_withdrawals_processed_at',
+      sql`${t.status} not in ('completed', 'rejected') or ${t.processedAt} is not null`,
+    ),
+    lengthBetween('artist_withdrawals_notes_len', t.notes, 0, 1000),
+    index('artist_withdrawals_artist_requested_idx').on(t.artistId, t.requestedAt.desc().nullsFirst()),
+    index('artist_withdrawals_status_idx').on(t.status, t.requestedAt.desc().nullsFirst()),
+  ],
+);
