@@ -10,11 +10,11 @@ import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/components/route-guards.tsx';
 
 // One chunk per screen: only the shell and the router ship in the first load.
-const AuthPage = lazy(() => import('./pages/auth.page.tsx'));
-const HomePage = lazy(() => import('./pages/home.page.tsx'));
-const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval.page.tsx'));
-const NotFoundPage = lazy(() => import('./pages/not-found.page.tsx'));
-const ScreenPage = lazy(() => import('./pages/screen.page.tsx'));
+const AuthPage = lazy(() => import('./pages/auth-page.tsx'));
+const HomePage = lazy(() => import('./pages/home-page.tsx'));
+const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval-page.tsx'));
+const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
+const ScreenPage = lazy(() => import('./pages/screen-page.tsx'));
 
 function screen(
   path: string,

@@ -16,9 +16,7 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 /** The message to show for a failure: the server's own message, else the fallback. */
 export function errorMessage(e: unknown, fallback: string): string {
-  if (e instanceof ApiError && e.status > 0 && e.message) return e.message;
-  if (e instanceof ApiError) return e.message || fallback;
-  return fallback;
+  return e instanceof ApiError && e.message ? e.message : fallback;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
