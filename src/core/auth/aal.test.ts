@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHALLENGE_TTL_MS,
+  attemptVerdict,
+  challengeState,
+  mayEnrolFactor,
+  mayRemoveFactor,
+  needsStepUp,
+  nextAal,
+} from './aal.ts';
+
+describe('assurance levels', () => {
+  it('reaches aal2 only with a verified factor', () => {
+    expect(nextAal(false)).toBe('aal1');
+    expect(nextAal(true)).toBe('aal2');
+  });
+
+  it('asks for a step-up only from an aal1 session of an enrolled user', () => {
+    expect(needsStepUp('aal1', true)).toBe(true);
+    expect(needsStepUp('aal1', false)).toBe(false);
+    expect(needsStepUp('aal2', true)).toBe(false);
+    expect(needsStepUp('aal2', false)).toBe(false);
+  });
+
+  it('lets a password-only session enrol a first factor, not a second one', () => {
+    expect(mayEnrolFactor('aal1', false)).toBe(true);
+    expect(mayEnrolFactor('aal1', true)).toBe(false);
+    expect(mayEnrolFactor('aal2', true)).toBe(true);
+  });
+
+  it('removes a verified factor only from an aal2 session', () => {
+    expect(mayRemoveFactor('aal1', 'unverified')).toBe(true);
+    expect(mayRemoveFactor('aal1', 'verified')).toBe(false);
+    expect(mayRemoveFactor('aal2', 'verified')).toBe(true);
+  });
+});
+
+describe('challenges', () => {
+  const created = new Date('2026-01-01T00:00:00Z');
+  const expiresAt = new Date(created.getTime() + CHALLENGE_TTL_MS);
+
+  it('is open for five minutes, then expired', () => {
+    expect(challengeState({ expiresAt, verifiedAt: null }, created)).toBe('open');
+    expect(challengeState({ expiresAt, verifiedAt: null }, new Date(expiresAt.getTime() - 1))).toBe('open');
+    expect(challengeState({ expiresAt, verifiedAt: null }, expiresAt)).toBe('expired');
+  });
+
+  it('is single use', () => {
+    expect(challengeState({ expiresAt, verifiedAt: created }, created)).toBe('used');
+  });
+});
+
+describe('verify attempts', () => {
+  const start = new Date('2026-01-01T00:00:00Z');
+  const limit = { max: 5, windowMs: 300_000 };
+
+  it('allows five attempts in a window and refuses the sixth until the window ends', () => {
+    expect(attemptVerdict({ windowStart: start, hits: 5 }, start, limit).allowed).toBe(true);
+    const sixth = attemptVerdict({ windowStart: start, hits: 6 }, new Date(start.getTime() + 60_000), limit);
+    expect(sixth).toEqual({ allowed: false, retryAfterS: 240 });
+  });
+
+  it('never tells a caller to retry in less than a second', () => {
+    expect(attemptVerdict({ windowStart: start, hits: 9 }, new Date(start.getTime() + 299_999), limit).retryAfterS).toBe(1);
+  });
+});
