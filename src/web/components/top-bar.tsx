@@ -10,7 +10,11 @@ export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () =>
   const navigate = useNavigate();
 
   const handleSignOut = () => {
-    signOut.mutate(undefined, { onSettled: () => navigate('/auth', { replace: true }) });
+    // Local sign-out happens even if the call fails; either way the visitor lands on /auth.
+    signOut.mutateAsync().then(
+      () => navigate('/auth', { replace: true }),
+      () => navigate('/auth', { replace: true }),
+    );
   };
 
   return (

@@ -46,15 +46,14 @@ function SignInForm() {
     e.preventDefault();
     const problem = firstError(signInRules, { email, password });
     if (problem) return validationToast(problem);
-    signIn.mutate(
-      { email, password },
-      {
-        onSuccess: () => {
-          toast.success('Signed in successfully!');
-          navigate('/', { replace: true });
-        },
-        onError: (err) => serverErrorToast(err, 'Failed to sign in'),
+    // mutateAsync, not mutate callbacks: adopting the session unmounts this page (the guard
+    // sends a signed-in visitor to /), and per-call callbacks of an unmounted form never run.
+    signIn.mutateAsync({ email, password }).then(
+      () => {
+        toast.success('Signed in successfully!');
+        navigate('/', { replace: true });
       },
+      (err: unknown) => serverErrorToast(err, 'Failed to sign in'),
     );
   };
 
@@ -100,8 +99,8 @@ function SignUpForm() {
     // The same rules as the server, so the first message matches what it would say.
     const problem = firstError(signUpRules, body);
     if (problem) return validationToast(problem);
-    signUp.mutate(body, {
-      onSuccess: () => {
+    signUp.mutateAsync(body).then(
+      () => {
         toast.success(
           isArtist
             ? 'Account created! Your artist request is pending admin approval.'
@@ -109,8 +108,8 @@ function SignUpForm() {
         );
         navigate('/', { replace: true });
       },
-      onError: (err) => serverErrorToast(err, 'Failed to create account'),
-    });
+      (err: unknown) => serverErrorToast(err, 'Failed to create account'),
+    );
   };
 
   return (
