@@ -20,6 +20,7 @@ import { registerErrorHandler } from './http/http-errors.ts';
 import { createAuthModule } from './auth/auth.module.ts';
 import { createRolesRepository } from './db/repositories/roles.repository.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
+import { mfaRoutes } from './routes/mfa.routes.ts';
 import { createArtistApprovalService } from './services/artist-approval.service.ts';
 import type { Mailer } from './services/mailer.ts';
 import { createMailer } from './services/mailer.ts';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   await app.register(auth.routes, { prefix: '/api/auth' });
+  await app.register(mfaRoutes({ env: deps.env, database: deps.database, clock, auth }), { prefix: '/api/auth' });
   const approvals = createArtistApprovalService({ roles });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
 
