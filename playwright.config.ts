@@ -13,6 +13,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  projects: [
+    // Signs up the shared listener and signs in the admin once, through the API: sign-ups are
+    // rate limited per address (5 an hour), so journeys reuse these sessions.
+    { name: 'setup', testMatch: /global\.setup\.ts/ },
+    { name: 'journeys', dependencies: ['setup'], testMatch: /.*\.spec\.ts/ },
+  ],
   use: {
     ...devices['Desktop Chrome'],
     baseURL,
@@ -39,7 +45,8 @@ export default defineConfig({
         command: 'npm run build && npx tsx tests/e2e/serve.ts',
         url: `${baseURL}/api/health`,
         timeout: 180_000,
-        reuseExistingServer: !process.env.CI,
+        // Always a fresh server: a fresh DATA_DIR also means fresh rate-limit counters.
+        reuseExistingServer: false,
         stdout: 'pipe',
         stderr: 'pipe',
       },

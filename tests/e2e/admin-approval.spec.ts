@@ -3,16 +3,14 @@ import {
   test,
   expect,
   expectToast,
-  E2E_ADMIN,
+  ADMIN_STATE,
   sidebar,
-  signIn,
   signUp,
   uniqueEmail,
 } from './support.ts';
 
-async function asAdmin(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+async function asAdmin(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL, storageState: ADMIN_STATE })).newPage();
   await page.goto('/admin/artist-approval');
   await expect(page.getByRole('heading', { level: 1, name: 'Artist Approval' })).toBeVisible();
   return page;
@@ -22,13 +20,13 @@ function requestRow(page: Page, name: string) {
   return page.getByTestId('artist-request').filter({ hasText: name });
 }
 
-test('approving an artist request gives the user the artist screens', async ({ page, browser }) => {
+test('approving an artist request gives the user the artist screens', async ({ page, browser, baseURL }) => {
   const name = `Approve Me ${Date.now().toString(36)}`;
   await signUp(page, { displayName: name, email: uniqueEmail('artist'), artist: true });
   // Pending: still a listener.
   await expect(sidebar(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
 
-  const admin = await asAdmin(browser);
+  const admin = await asAdmin(browser, baseURL);
   const row = requestRow(admin, name);
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: `Approve ${name}` }).click();
@@ -53,11 +51,11 @@ test('approving an artist request gives the user the artist screens', async ({ p
   await expect(page.getByRole('heading', { level: 1, name: 'Upload Podcast' })).toBeVisible();
 });
 
-test('rejecting an artist request leaves a listener', async ({ page, browser }) => {
+test('rejecting an artist request leaves a listener', async ({ page, browser, baseURL }) => {
   const name = `Reject Me ${Date.now().toString(36)}`;
   await signUp(page, { displayName: name, email: uniqueEmail('reject'), artist: true });
 
-  const admin = await asAdmin(browser);
+  const admin = await asAdmin(browser, baseURL);
   const row = requestRow(admin, name);
   await row.getByRole('button', { name: `Reject ${name}` }).click();
   await expectToast(admin, 'Artist request rejected');
@@ -71,8 +69,8 @@ test('rejecting an artist request leaves a listener', async ({ page, browser }) 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('the queue shows its empty state once nothing is pending', async ({ browser }) => {
-  const admin = await asAdmin(browser);
+test('the queue shows its empty state once nothing is pending', async ({ browser, baseURL }) => {
+  const admin = await asAdmin(browser, baseURL);
   // Clear whatever earlier journeys left behind, then expect the empty state.
   const rows = admin.getByTestId('artist-request');
   while ((await rows.count()) > 0) {

@@ -1,4 +1,4 @@
-import { test, expect, expectToast, signUp, uniqueEmail } from './support.ts';
+import { test, expect, expectToast, LISTENER_STATE } from './support.ts';
 
 test.describe('signed-out visitors', () => {
   for (const path of ['/', '/browse', '/liked', '/dashboard', '/admin/withdrawals', '/playlist/abc']) {
@@ -21,17 +21,18 @@ test.describe('signed-out visitors', () => {
   });
 });
 
-test('a signed-in visitor on /auth is sent to /', async ({ page }) => {
-  await signUp(page, { displayName: 'Guard Tester', email: uniqueEmail('guard') });
-  await page.goto('/auth');
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+test.describe('a signed-in visitor', () => {
+  test.use({ storageState: LISTENER_STATE });
+
+  test('on /auth is sent to /', async ({ page }) => {
+    await page.goto('/auth');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  });
 });
 
-test.describe('role screens send others to /', () => {
-  test.beforeEach(async ({ page }) => {
-    await signUp(page, { displayName: 'Plain Listener', email: uniqueEmail('roles') });
-  });
+test.describe('role screens send a listener to /', () => {
+  test.use({ storageState: LISTENER_STATE });
 
   const cases: Array<[string, string | null]> = [
     ['/podcast-upload', 'Only artists can upload podcasts'],

@@ -1,4 +1,13 @@
-import { test, expect, expectToast, sidebar, signOut, signUp, uniqueEmail } from './support.ts';
+import {
+  test,
+  expect,
+  expectToast,
+  LISTENER_STATE,
+  sharedListener,
+  sidebar,
+  signIn,
+  signOut,
+} from './support.ts';
 
 const listenerEntries = [
   'Home',
@@ -17,8 +26,10 @@ const listenerEntries = [
 ];
 
 test.describe('a listener', () => {
+  test.use({ storageState: LISTENER_STATE });
   test.beforeEach(async ({ page }) => {
-    await signUp(page, { displayName: 'Shell Listener', email: uniqueEmail('shell') });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   });
 
   test('sees the Main and Personal groups but no artist entries', async ({ page }) => {
@@ -93,16 +104,19 @@ test.describe('a listener', () => {
     await expect(page).toHaveURL(/\/notifications$/);
   });
 
-  test('sign out goes to /auth and ends the session', async ({ page }) => {
-    await signOut(page);
-    await page.goto('/');
-    await expect(page).toHaveURL(/\/auth$/);
-  });
-
   test('the session survives a reload', async ({ page }) => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   });
+});
+
+test('sign in, then sign out: back on /auth and the session is gone', async ({ page }) => {
+  const { email, password } = sharedListener();
+  await signIn(page, email, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await signOut(page);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth$/);
 });
 
 test('the not-found screen', async ({ page }) => {

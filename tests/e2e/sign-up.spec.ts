@@ -104,18 +104,3 @@ test('sign-up lands on / with the success toast', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Recent Tracks' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Popular Tracks' })).toBeVisible();
 });
-
-test('a duplicate sign-up shows the server error', async ({ page }) => {
-  const email = uniqueEmail('dup');
-  await openAuth(page, 'Sign Up');
-  await fillSignUp(page, { displayName: 'First', email, password: PASSWORD });
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await expect(page).toHaveURL(/\/auth$/);
-  await openAuth(page, 'Sign Up');
-  await fillSignUp(page, { displayName: 'Second', email, password: PASSWORD });
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expectToast(page, 'Error');
-  await expect(page).toHaveURL(/\/auth$/);
-});

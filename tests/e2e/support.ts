@@ -1,8 +1,20 @@
 // Shared steps for the browser journeys: a console guard, UI sign-up/in/out, toasts.
+import fs from 'node:fs';
+import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const E2E_ADMIN = { email: 'admin@canto.test', password: 'admin-pass-123' } as const;
 export const PASSWORD = 'listen-pass-1';
+
+// Written by global.setup.ts: cookies of a signed-in listener and admin, and their logins.
+export const AUTH_DIR = path.resolve('.tmp/e2e-auth');
+export const LISTENER_STATE = path.join(AUTH_DIR, 'listener.json');
+export const ADMIN_STATE = path.join(AUTH_DIR, 'admin.json');
+export const ACCOUNTS_FILE = path.join(AUTH_DIR, 'accounts.json');
+
+export function sharedListener(): { email: string; password: string; displayName: string } {
+  return JSON.parse(fs.readFileSync(ACCOUNTS_FILE, 'utf8')).listener;
+}
 
 let seq = 0;
 /** A fresh address per call, unique across runs against the same server. */
