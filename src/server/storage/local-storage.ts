@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertLocation,
+  assertPutOptions,
+  assertRange,
+  ByteLimit,
+  contentTypeOfKey,
+  notFound,
+  unsatisfiable,
+  type Bucket,
+  type ByteRange,
+  type PutOptions,
+  type Storage,
+  type StoredObject,
+} from './storage.ts';
+
+/**
+ * Files under `<root>/<bucket>/<key>` (root is `${DATA_DIR}/media`, the layout the demo seed
+ * writes). No sidecar files: the content type follows from the key's whitelisted extension,
+ * and the ETag from size + modification time, which is strong because an object is never
+ * rewritten under the same key.
+ */
+export function createLocalStorage(root: string): Storage {
+  const ready = new Map<Bucket, Promise<unknown>>();
+  const dirOf = (bucket: Bucket) => path.join(root, bucket);
+  const ensureDir = (bucket: Bucket) => {
+    let p = ready.get(bucket);
+    if (!p) {
+      p = fsp.mkdir(dirOf(bucket), { recursive: true });
+      ready.set(bucket, p);
+      p.catch(() => ready.delete(bucket));
+    }
+    return p;
+  };
+  const fileOf = (bucket: string, key: string) => {
+    assertLocation(bucket, key);
+    return path.join(dirOf(bucket), key);
+  };
+
+  async function stat(bucket: Bucket, key: string): Promise<StoredObject | null> {
+    const file = fileOf(bucket, key);
+    try {
+      const s = await fsp.stat(file);
+      if (!s.isFile()) return null;
+      return describe(key, s);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  return {
+    kind: 'local',
+
+    async put(bucket, key, source, options: PutOptions) {
+      const file = fileOf(bucket, key);
+      assertPutOptions(key, options);
+      await ensureDir(bucket);
+      // Written beside the target and renamed, so a reader never sees half a file; the dot
+      // name can never match a valid key.
+      const temp = path.join(dirOf(bucket), `.${crypto.randomUUID()}.part`);
+      const limit = new ByteLimit(options.maxBytes);
+      try {
+        await pipeline(source, limit, fs.createWriteStream(temp, { flags: 'wx' }));
+        await fsp.rename(temp, file);
+      } catch (error) {
+        await fsp.rm(temp, { force: true });
+        throw error;
+      }
+      return { key, size: limit.bytes };
+    },
+
+    stat,
+
+    async read(bucket, key, range?: ByteRange): Promise<Readable> {
+      const file = fileOf(bucket, key);
+      assertRange(range);
+      let handle: fsp.FileHandle;
+      try {
+        handle = await fsp.open(file, 'r');
+      } catch (error) {
+        if (isMissing(error)) throw notFound();
+        throw error;
+      }
+      try {
+        const s = await handle.stat();
+        if (!s.isFile()) throw notFound();
+        if (!range) return handle.createReadStream({ highWaterMark: 256 * 1024 });
+        if (range.start >= s.size) throw unsatisfiable(s.size);
+        const end = Math.min(range.end, s.size - 1);
+        return handle.createReadStream({ start: range.start, end, highWaterMark: 256 * 1024 });
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async delete(bucket, key) {
+      await fsp.rm(fileOf(bucket, key), { force: true });
+    },
+
+    async exists(bucket, key) {
+      return (await stat(bucket, key)) !== null;
+    },
+
+    async close() {},
+  };
+}
+
+function describe(key: string, s: fs.Stats): StoredObject {
+  return {
+    size: s.size,
+    contentType: contentTypeOfKey(key),
+    etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`,
+    lastModified: s.mtime,
+  };
+}
+
+function isMissing(error: unknown) {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { AppError, ErrorCode } from '../../core/errors.ts';
+
+/**
+ * File storage for media (product.md §1: a local directory by default, any S3-compatible
+ * store with STORAGE=s3). Objects are immutable: every upload gets a fresh server-made key,
+ * so an ETag never changes for a key and media can be cached forever.
+ */
+export const BUCKETS = ['music', 'cover-art', 'podcasts', 'avatars'] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+/** The only extensions a key may carry, and the one media type each is stored and served as. */
+export const MEDIA_TYPES = {
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
+  mp4: 'audio/mp4',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/ogg',
+  flac: 'audio/flac',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+} as const satisfies Record<string, string>;
+export type MediaExtension = keyof typeof MEDIA_TYPES;
+
+/** Inclusive byte positions, as in HTTP's Range header. */
+export type ByteRange = { start: number; end: number };
+
+export type StoredObject = { size: number; contentType: string; etag: string; lastModified: Date };
+
+export type PutOptions = { contentType: string; maxBytes: number };
+
+export interface Storage {
+  readonly kind: 'local' | 's3';
+  /**
+   * Streams `source` into a new object. Never holds the whole file in memory. Past `maxBytes`
+   * it stops, leaves no object behind and throws AppError payloadTooLarge. `contentType` must
+   * be the type of the key's extension (MEDIA_TYPES): both adapters serve that type.
+   */
+  put(
+    bucket: Bucket,
+    key: string,
+    source: Readable,
+    options: PutOptions,
+  ): Promise<{ key: string; size: number }>;
+  /** Null when the object does not exist. `etag` is a quoted strong entity tag. */
+  stat(bucket: Bucket, key: string): Promise<StoredObject | null>;
+  /**
+   * The object's bytes, or the inclusive `range` of them (an end past the object is clamped).
+   * Throws AppError notFound when missing, rangeNotSatisfiable when `start` is past the end.
+   * Async because a remote store answers before the body flows.
+   */
+  read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
+  /** Idempotent: deleting a missing object is not an error. */
+  delete(bucket: Bucket, key: string): Promise<void>;
+  exists(bucket: Bucket, key: string): Promise<boolean>;
+  /** Releases sockets and the like; the local adapter has nothing to release. */
+  close(): Promise<void>;
+}
+
+const KEY = /^[0-9a-f-]{36}\.[a-z0-9]{1,5}$/;
+
+export function isBucket(value: string): value is Bucket {
+  return (BUCKETS as readonly string[]).includes(value);
+}
+
+export function isMediaExtension(value: string): value is MediaExtension {
+  return Object.hasOwn(MEDIA_TYPES, value);
+}
+
+/** True for keys newKey could have made: a UUID and a whitelisted extension, nothing else. */
+export function isValidKey(key: string): boolean {
+  return KEY.test(key) && isMediaExtension(key.slice(37));
+}
+
+export function contentTypeOfKey(key: string): string {
+  const ext = key.slice(key.lastIndexOf('.') + 1);
+  if (!isMediaExtension(ext)) throw new AppError(ErrorCode.validation, 'Invalid storage key');
+  return MEDIA_TYPES[ext];
+}
+
+/** A fresh key; client file names never reach storage. */
+export function newKey(ext: string): string {
+  const clean = ext.toLowerCase().replace(/^\./, '');
+  if (!isMediaExtension(clean))
+    throw new AppError(ErrorCode.unsupportedMedia, `Unsupported file type: ${clean}`);
+  return `${crypto.randomUUID()}.${clean}`;
+}
+
+/**
+ * Checks a bucket/key pair before any adapter builds a path or an object name from it, so a
+ * key like `../../etc/passwd` can never reach the file system even if a caller forgot to.
+ */
+export function assertLocation(bucket: string, key: string): asserts bucket is Bucket {
+  if (!isBucket(bucket)) throw new AppError(ErrorCode.validation, 'Unknown storage bucket');
+  if (!isValidKey(key)) throw new AppError(ErrorCode.validation, 'Invalid storage key');
+}
+
+export function assertPutOptions(key: string, options: PutOptions) {
+  const given = options.contentType.split(';')[0]!.trim().toLowerCase();
+  if (given !== contentTypeOfKey(key)) {
+    throw new AppError(
+      ErrorCode.validation,
+      `Content type ${given} does not match the key's extension`,
+    );
+  }
+  if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
+    throw new AppError(ErrorCode.validation, 'maxBytes must be a non-negative integer');
+  }
+}
+
+export function assertRange(range: ByteRange | undefined) {
+  if (!range) return;
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new AppError(ErrorCode.validation, 'Invalid byte range');
+  }
+}
+
+export function tooLarge(maxBytes: number) {
+  return new AppError(ErrorCode.payloadTooLarge, `File is larger than ${maxBytes} bytes`, {
+    maxBytes,
+  });
+}
+
+export function notFound() {
+  return new AppError(ErrorCode.notFound, 'File not found');
+}
+
+export function unsatisfiable(size: number) {
+  return new AppError(ErrorCode.rangeNotSatisfiable, 'Range not satisfiable', { size });
+}
+
+/** Passes bytes through, counting; fails with payloadTooLarge the moment the count passes the limit. */
+export class ByteLimit extends Transform {
+  bytes = 0;
+  exceeded = false;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
+      this.exceeded = true;
+      callback(tooLarge(this.maxBytes));
+      return;
+    }
+    callback(null, chunk);
+  }
+}

@@ -1,0 +1,307 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../src/core/errors.ts';
+import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
+import { createS3Storage } from '../../src/server/storage/s3-storage.ts';
+import { newKey, type Storage } from '../../src/server/storage/storage.ts';
+
+/** One adapter under test: the storage and a raw listing of everything it left behind. */
+type Fixture = { storage: Storage; leftovers(): Promise<string[]>; stop(): Promise<void> };
+
+async function localFixture(): Promise<Fixture> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-storage-'));
+  return {
+    storage: createLocalStorage(root),
+    async leftovers() {
+      return fs
+        .readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name);
+    },
+    async stop() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+async function s3Fixture(): Promise<Fixture> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-s3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'canto' }],
+  });
+  const { port } = await server.run();
+  const settings = {
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    bucket: 'canto',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+  };
+  const raw = new S3Client({ ...settings, forcePathStyle: true, credentials: settings });
+  const storage = createS3Storage(settings);
+  return {
+    storage,
+    async leftovers() {
+      const listed = await raw.send(new ListObjectsV2Command({ Bucket: 'canto' }));
+      return (listed.Contents ?? []).map((o) => o.Key ?? '');
+    },
+    async stop() {
+      await storage.close();
+      raw.destroy();
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+const bytes = (n: number, seed = 1) => {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+};
+
+/** A source that arrives in chunks, like an upload does. */
+const chunked = (data: Buffer, size = 64 * 1024) =>
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+    })(),
+  );
+
+const codeOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (error) {
+    return error instanceof AppError ? error.code : `not an AppError: ${String(error)}`;
+  }
+  return 'resolved';
+};
+
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+describe.each([
+  ['local', localFixture],
+  ['s3 (s3rver)', s3Fixture],
+] as const)('storage contract: %s', (_name, make) => {
+  let fx: Fixture;
+  let storage: Storage;
+  beforeAll(async () => {
+    fx = await make();
+    storage = fx.storage;
+  });
+  afterAll(async () => {
+    await fx?.stop();
+  });
+
+  const audio = { contentType: 'audio/mpeg', maxBytes: 100 * 1024 * 1024 };
+
+  it('puts a streamed file and describes it', async () => {
+    const data = bytes(300_000);
+    const key = newKey('mp3');
+    const before = Date.now();
+    expect(await storage.put('music', key, chunked(data), audio)).toEqual({
+      key,
+      size: data.length,
+    });
+    const stat = await storage.stat('music', key);
+    expect(stat).not.toBeNull();
+    expect(stat!.size).toBe(data.length);
+    expect(stat!.contentType).toBe('audio/mpeg');
+    expect(stat!.etag).toMatch(/^"[^"]+"$/);
+    expect(stat!.lastModified.getTime()).toBeGreaterThan(before - 5_000);
+    expect(await storage.exists('music', key)).toBe(true);
+  });
+
+  it('reads the whole file back, byte for byte', async () => {
+    const data = bytes(200_001, 2);
+    const key = newKey('wav');
+    await storage.put('music', key, chunked(data), { contentType: 'audio/wav', maxBytes: 1e6 });
+    expect(sha(await buffer(await storage.read('music', key)))).toBe(sha(data));
+  });
+
+  it('reads inclusive ranges, clamping an end past the file', async () => {
+    const data = bytes(10_000, 3);
+    const key = newKey('png');
+    await storage.put('cover-art', key, chunked(data), { contentType: 'image/png', maxBytes: 5e6 });
+    const part = async (start: number, end: number) =>
+      (await buffer(await storage.read('cover-art', key, { start, end }))).toString('hex');
+    expect(await part(0, 0)).toBe(data.subarray(0, 1).toString('hex'));
+    expect(await part(100, 4_099)).toBe(data.subarray(100, 4_100).toString('hex'));
+    expect(await part(9_990, 50_000)).toBe(data.subarray(9_990).toString('hex'));
+  });
+
+  it('refuses a range starting past the end', async () => {
+    const key = newKey('png');
+    await storage.put('cover-art', key, chunked(bytes(100)), {
+      contentType: 'image/png',
+      maxBytes: 5e6,
+    });
+    expect(await codeOf(storage.read('cover-art', key, { start: 100, end: 200 }))).toBe(
+      ErrorCode.rangeNotSatisfiable,
+    );
+  });
+
+  it('keeps buckets apart', async () => {
+    const key = newKey('jpg');
+    await storage.put('avatars', key, chunked(bytes(10)), {
+      contentType: 'image/jpeg',
+      maxBytes: 100,
+    });
+    expect(await storage.exists('avatars', key)).toBe(true);
+    expect(await storage.exists('cover-art', key)).toBe(false);
+  });
+
+  it('deletes, and deleting again is harmless', async () => {
+    const key = newKey('ogg');
+    await storage.put('podcasts', key, chunked(bytes(1000)), {
+      contentType: 'audio/ogg',
+      maxBytes: 1e6,
+    });
+    await storage.delete('podcasts', key);
+    expect(await storage.stat('podcasts', key)).toBeNull();
+    expect(await storage.exists('podcasts', key)).toBe(false);
+    await storage.delete('podcasts', key);
+  });
+
+  it('answers a missing key with null, false and notFound', async () => {
+    const key = newKey('mp3');
+    expect(await storage.stat('music', key)).toBeNull();
+    expect(await storage.exists('music', key)).toBe(false);
+    expect(await codeOf(storage.read('music', key))).toBe(ErrorCode.notFound);
+    expect(await codeOf(storage.read('music', key, { start: 0, end: 1 }))).toBe(ErrorCode.notFound);
+  });
+
+  it('accepts exactly maxBytes', async () => {
+    const key = newKey('webp');
+    expect(
+      await storage.put('cover-art', key, chunked(bytes(4096), 1024), {
+        contentType: 'image/webp',
+        maxBytes: 4096,
+      }),
+    ).toEqual({
+      key,
+      size: 4096,
+    });
+  });
+
+  it('aborts an oversize upload and leaves nothing behind', async () => {
+    const before = await fx.leftovers();
+    const key = newKey('flac');
+    const source = chunked(bytes(300_000), 16 * 1024);
+    expect(
+      await codeOf(
+        storage.put('music', key, source, { contentType: 'audio/flac', maxBytes: 100_000 }),
+      ),
+    ).toBe(ErrorCode.payloadTooLarge);
+    expect(source.destroyed).toBe(true);
+    expect(await storage.stat('music', key)).toBeNull();
+    expect(await fx.leftovers()).toEqual(before);
+  });
+
+  it('aborts an oversize upload past the first multipart part too', async () => {
+    const before = await fx.leftovers();
+    const key = newKey('mp3');
+    const source = chunked(bytes(13 * 1024 * 1024), 256 * 1024);
+    expect(
+      await codeOf(storage.put('music', key, source, { ...audio, maxBytes: 11 * 1024 * 1024 })),
+    ).toBe(ErrorCode.payloadTooLarge);
+    expect(await storage.stat('music', key)).toBeNull();
+    expect(await fx.leftovers()).toEqual(before);
+  });
+
+  it('streams a file larger than one multipart part intact', async () => {
+    const data = bytes(12 * 1024 * 1024 + 123, 9);
+    const key = newKey('mp3');
+    expect((await storage.put('music', key, chunked(data, 256 * 1024), audio)).size).toBe(
+      data.length,
+    );
+    expect(sha(await buffer(await storage.read('music', key)))).toBe(sha(data));
+    const tail = await buffer(
+      await storage.read('music', key, { start: data.length - 10, end: data.length + 10 }),
+    );
+    expect(tail.equals(data.subarray(data.length - 10))).toBe(true);
+    const first = await buffer(await storage.read('music', key, { start: 0, end: 0 }));
+    expect(first.equals(data.subarray(0, 1))).toBe(true);
+    const middle = await buffer(await storage.read('music', key, { start: 5, end: 700_004 }));
+    expect(middle.equals(data.subarray(5, 700_005))).toBe(true);
+  });
+
+  it('rejects keys that are not server-made, before touching anything', async () => {
+    const bad = [
+      '../../etc/passwd',
+      '..',
+      `${crypto.randomUUID()}.mp3/../x`,
+      `a/${crypto.randomUUID()}.mp3`,
+      `${crypto.randomUUID()}.MP3`,
+      `${crypto.randomUUID()}.exe`,
+      `${crypto.randomUUID()}.html`,
+      `${crypto.randomUUID()}`,
+      `${crypto.randomUUID()}.mp3\0`,
+      '',
+    ];
+    for (const key of bad) {
+      expect(await codeOf(storage.stat('music', key)), key).toBe(ErrorCode.validation);
+      expect(await codeOf(storage.read('music', key)), key).toBe(ErrorCode.validation);
+      expect(await codeOf(storage.exists('music', key)), key).toBe(ErrorCode.validation);
+      expect(await codeOf(storage.delete('music', key)), key).toBe(ErrorCode.validation);
+      expect(await codeOf(storage.put('music', key, chunked(bytes(1)), audio)), key).toBe(
+        ErrorCode.validation,
+      );
+    }
+    expect(await codeOf(storage.stat('secrets' as 'music', newKey('mp3')))).toBe(
+      ErrorCode.validation,
+    );
+    expect(await codeOf(storage.stat('../music' as 'music', newKey('mp3')))).toBe(
+      ErrorCode.validation,
+    );
+  });
+
+  it("refuses a content type that is not the key's", async () => {
+    const key = newKey('svg');
+    expect(
+      await codeOf(
+        storage.put('cover-art', key, chunked(bytes(1)), {
+          contentType: 'text/html',
+          maxBytes: 10,
+        }),
+      ),
+    ).toBe(ErrorCode.validation);
+    expect(await storage.exists('cover-art', key)).toBe(false);
+  });
+
+  it('keeps concurrent puts apart', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      key: newKey('mp3'),
+      data: bytes(50_000 + i * 1_000, i + 10),
+    }));
+    const results = await Promise.all(
+      items.map(({ key, data }) => storage.put('music', key, chunked(data, 8 * 1024), audio)),
+    );
+    expect(results.map((r) => r.size)).toEqual(items.map((i) => i.data.length));
+    for (const { key, data } of items)
+      expect(sha(await buffer(await storage.read('music', key)))).toBe(sha(data));
+  });
+});
+
+describe('newKey', () => {
+  it('makes a UUID key with a whitelisted, lower-case extension', () => {
+    expect(newKey('.JPG')).toMatch(/^[0-9a-f-]{36}\.jpg$/);
+    expect(newKey('mp3')).not.toBe(newKey('mp3'));
+  });
+
+  it('refuses other extensions', () => {
+    expect(() => newKey('exe')).toThrow(AppError);
+    expect(() => newKey('mp3/../x')).toThrow(AppError);
+  });
+});
