@@ -106,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(auth.routes, { prefix: '/api/auth' });
   await app.register(mfaRoutes({ env: deps.env, database: deps.database, clock, auth }), { prefix: '/api/auth' });
+  await app.register(auth.wellKnownRoutes);
   const approvals = createArtistApprovalService({ roles });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
 

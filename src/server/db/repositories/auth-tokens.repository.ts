@@ -1,0 +1,38 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { authTokens } from '../schema/index.ts';
+
+export type AuthTokensRepository = ReturnType<typeof createAuthTokensRepository>;
+export type AuthTokenKind = 'email_verification' | 'password_reset';
+
+/** Single-use emailed tokens (password reset, email verification), stored as SHA-256. */
+export function createAuthTokensRepository(db: Db) {
+  return {
+    async create(input: { userId: string; kind: AuthTokenKind; tokenHash: string; now: Date; expiresAt: Date }) {
+      await db.insert(authTokens).values({
+        userId: input.userId,
+        kind: input.kind,
+        tokenHash: input.tokenHash,
+        createdAt: input.now,
+        expiresAt: input.expiresAt,
+      });
+    },
+
+    /** Marks the token used if it is unused and unexpired; returns its user, else null. */
+    async consume(input: { kind: AuthTokenKind; tokenHash: string; now: Date }): Promise<{ userId: string } | null> {
+      const [row] = await db
+        .update(authTokens)
+        .set({ usedAt: input.now })
+        .where(
+          and(
+            eq(authTokens.tokenHash, input.tokenHash),
+            eq(authTokens.kind, input.kind),
+            isNull(authTokens.usedAt),
+            gt(authTokens.expiresAt, input.now),
+          ),
+        )
+        .returning({ userId: authTokens.userId });
+      return row ?? null;
+    },
+  };
+}

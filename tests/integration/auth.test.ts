@@ -1,0 +1,361 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { dbKinds } from '../helpers/test-db.ts';
+import { useTestApp } from '../helpers/test-app.ts';
+import { cookieOf, freshIp, signUp, uniqueEmail } from './auth-helpers.ts';
+
+// Rows through the query builder's raw SQL; count(*) is cast so both drivers return numbers.
+async function rows<T>(ctx: ReturnType<typeof useTestApp>, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await ctx.db.database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+describe.each(dbKinds)('auth: sign-up, sign-in, sessions on %s', (kind) => {
+  const ctx = useTestApp(kind);
+
+  describe('sign-up', () => {
+    it('creates the account, answers 201 with an AuthSession and sets httpOnly cookies', async () => {
+      const { res, payload } = await signUp(ctx.app, { email: '  New.Fan@Example.COM ', display_name: '  New Fan  ' });
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body).toMatchObject({
+        aal: 'aal1',
+        next_aal: 'aal1',
+        user: { email: 'new.fan@example.com', display_name: 'New Fan', email_verified: false, roles: [] },
+      });
+      expect(payload.email).not.toBe(body.user.email);
+      expect(body.access_token.split('.')).toHaveLength(3);
+      expect(body.refresh_token.length).toBeGreaterThanOrEqual(40);
+      const nowSec = Math.floor(ctx.clock.now().getTime() / 1000);
+      expect(body.expires_at).toBe(nowSec + 900);
+
+      const access = cookieOf(res, 'canto_access')!;
+      const refresh = cookieOf(res, 'canto_refresh')!;
+      expect(access).toMatchObject({ value: body.access_token, path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 900 });
+      expect(refresh).toMatchObject({ value: body.refresh_token, path: '/api/auth', httpOnly: true, sameSite: 'Lax' });
+      expect(refresh.maxAge).toBe(30 * 24 * 3600);
+      expect(access.secure).toBeFalsy();
+    });
+
+    it('stores a hash of the password and of the refresh token, never the values', async () => {
+      const { res, payload } = await signUp(ctx.app, { password: 'plain-text-password' });
+      const { user, refresh_token } = res.json();
+      const [u] = await rows<{ password_hash: string }>(ctx, sql`select password_hash from users where id = ${user.id}`);
+      expect(u!.password_hash).toMatch(/^\$argon2id\$/);
+      expect(u!.password_hash).not.toContain(payload.password);
+      const tokens = await rows<{ token_hash: string }>(
+        ctx,
+        sql`select token_hash from refresh_tokens rt join sessions s on s.id = rt.session_id where s.user_id = ${user.id}`,
+      );
+      expect(tokens).toHaveLength(1);
+      expect(tokens[0]!.token_hash).not.toBe(refresh_token);
+      expect(tokens[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('creates the pending_artist row when the box is ticked, and only then', async () => {
+      const artist = (await signUp(ctx.app, { is_artist: true })).res.json();
+      const listener = (await signUp(ctx.app, { is_artist: false })).res.json();
+      const unsaid = (await signUp(ctx.app)).res.json();
+      expect(artist.user.roles).toEqual(['pending_artist']);
+      const roleRows = await rows<{ user_id: string; role: string }>(
+        ctx,
+        sql`select user_id, role from user_roles where user_id in (${artist.user.id}, ${listener.user.id}, ${unsaid.user.id})`,
+      );
+      expect(roleRows).toEqual([{ user_id: artist.user.id, role: 'pending_artist' }]);
+    });
+
+    it.each([
+      [{ email: 'not-an-email' }, 'Invalid email address'],
+      [{ password: '12345' }, 'Password must be at least 6 characters'],
+      [{ password: 'x'.repeat(73) }, 'Password must be less than 72 characters'],
+      [{ display_name: ' x ' }, 'Display name must be at least 2 characters'],
+      [{ display_name: 'x'.repeat(51) }, 'Display name must be less than 50 characters'],
+      [{ email: 'bad', password: '1', display_name: 'x' }, 'Invalid email address'],
+      [{ password: '1', display_name: 'x' }, 'Password must be at least 6 characters'],
+    ])('refuses %o with 400 "%s" and stores nothing', async (patch, message) => {
+      const email = uniqueEmail('invalid');
+      const { res } = await signUp(ctx.app, { email, ...patch });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'validation_failed', message });
+      expect(res.cookies).toHaveLength(0);
+      const found = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from users where email = ${email}`);
+      expect(found[0]!.n).toBe(0);
+    });
+
+    it('answers 409 for an email already registered, in any case, and keeps the first account', async () => {
+      const email = uniqueEmail('dup');
+      const first = await signUp(ctx.app, { email, display_name: 'First' });
+      expect(first.res.statusCode).toBe(201);
+      const again = await signUp(ctx.app, { email: email.toUpperCase(), display_name: 'Second', is_artist: true });
+      expect(again.res.statusCode).toBe(409);
+      expect(again.res.json().error).toMatchObject({ code: 'duplicate', message: 'User already registered' });
+      const profiles = await rows<{ display_name: string }>(
+        ctx,
+        sql`select p.display_name from profiles p join users u on u.id = p.user_id where u.email = ${email}`,
+      );
+      expect(profiles).toEqual([{ display_name: 'First' }]);
+      const roles = await rows<{ n: number }>(
+        ctx,
+        sql`select count(*)::int as n from user_roles r join users u on u.id = r.user_id where u.email = ${email}`,
+      );
+      expect(roles[0]!.n).toBe(0);
+    });
+  });
+
+  describe('sign-in', () => {
+    it('signs in with the right password, with a new session each time', async () => {
+      const { res: up, payload } = await signUp(ctx.app);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: payload.email.toUpperCase(), password: payload.password },
+        remoteAddress: freshIp(),
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.user.id).toBe(up.json().user.id);
+      expect(body.refresh_token).not.toBe(up.json().refresh_token);
+      expect(cookieOf(res, 'canto_access')?.value).toBe(body.access_token);
+      const sessions = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from sessions where user_id = ${body.user.id}`);
+      expect(sessions[0]!.n).toBe(2);
+    });
+
+    it('answers a wrong password and an unknown email with byte-identical bodies', async () => {
+      const { payload } = await signUp(ctx.app);
+      const ip = freshIp();
+      const wrong = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: payload.email, password: 'wrong-password' },
+        remoteAddress: ip,
+      });
+      const unknown = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: uniqueEmail('nobody'), password: 'wrong-password' },
+        remoteAddress: ip,
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(unknown.statusCode).toBe(400);
+      expect(wrong.body).toBe(unknown.body);
+      expect(wrong.json().error).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials' });
+      expect(wrong.cookies).toHaveLength(0);
+    });
+
+    it('applies the spec §5 sign-in messages', async () => {
+      const bad = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'x', password: '1' } });
+      expect(bad.json().error).toMatchObject({ code: 'validation_failed', message: 'Invalid email address' });
+      const short = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: 'a@b.co', password: '1' },
+      });
+      expect(short.json().error.message).toBe('Password must be at least 6 characters');
+    });
+  });
+
+  describe('session', () => {
+    it('answers GET /session with the cookie and with a Bearer token, 401 without', async () => {
+      const { res } = await signUp(ctx.app, { display_name: 'Session User' });
+      const { access_token, expires_at, user } = res.json();
+      const byCookie = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(byCookie.statusCode).toBe(200);
+      expect(byCookie.json()).toEqual({ user, aal: 'aal1', next_aal: 'aal1', expires_at });
+      const byBearer = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(byBearer.json()).toEqual(byCookie.json());
+      const user2 = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${access_token}` } });
+      expect(user2.json()).toEqual(user);
+      const none = await ctx.app.inject({ method: 'GET', url: '/api/auth/session' });
+      expect(none.statusCode).toBe(401);
+      const forged = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token.slice(0, -4)}AAAA` },
+      });
+      expect(forged.statusCode).toBe(401);
+    });
+
+    it('reads roles afresh, so an approval shows on the next load', async () => {
+      const { res } = await signUp(ctx.app, { is_artist: true });
+      const { access_token, user } = res.json();
+      await ctx.db.database.db.execute(
+        sql`update user_roles set role = 'artist' where user_id = ${user.id} and role = 'pending_artist'`,
+      );
+      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(session.json().user.roles).toEqual(['artist']);
+    });
+
+    it('reports next_aal aal2 when the user has a verified factor', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, user } = res.json();
+      await ctx.db.database.db.execute(
+        sql`insert into mfa_factors (user_id, factor_type, status, friendly_name) values (${user.id}, 'totp', 'verified', 'phone')`,
+      );
+      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(session.json()).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
+    });
+
+    it('stops accepting an access token after its 15 minutes', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token } = res.json();
+      const headers = { authorization: `Bearer ${access_token}` };
+      ctx.clock.advance(14 * 60_000);
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(200);
+      ctx.clock.advance(60_000);
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(401);
+    });
+  });
+
+  describe('sign-out', () => {
+    it('revokes the session: the old access token and the refresh token stop working', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, refresh_token } = res.json();
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        cookies: { canto_access: access_token, canto_refresh: refresh_token },
+      });
+      expect(out.statusCode).toBe(204);
+      expect(cookieOf(out, 'canto_access')).toMatchObject({ value: '', path: '/' });
+      expect(cookieOf(out, 'canto_refresh')).toMatchObject({ value: '', path: '/api/auth' });
+      const session = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(session.statusCode).toBe(401);
+      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+      expect(refresh.statusCode).toBe(401);
+      const revoked = await rows<{ revoked_reason: string }>(
+        ctx,
+        sql`select revoked_reason from sessions where user_id = ${res.json().user.id}`,
+      );
+      expect(revoked).toEqual([{ revoked_reason: 'sign_out' }]);
+    });
+
+    it('revokes by the refresh cookie alone once the access token has expired', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, refresh_token } = res.json();
+      ctx.clock.advance(16 * 60_000);
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        cookies: { canto_access: access_token, canto_refresh: refresh_token },
+      });
+      expect(out.statusCode).toBe(204);
+      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: refresh_token } });
+      expect(refresh.statusCode).toBe(401);
+    });
+
+    it('is idempotent without any credential', async () => {
+      const out = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-out' });
+      expect(out.statusCode).toBe(204);
+    });
+  });
+
+  describe('refresh', () => {
+    it('rotates: the cookie gives a new pair in the same session, the old access token stays valid', async () => {
+      const { res } = await signUp(ctx.app);
+      const first = res.json();
+      ctx.clock.advance(1000);
+      const r = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: {},
+        cookies: { canto_refresh: first.refresh_token },
+      });
+      expect(r.statusCode).toBe(200);
+      const second = r.json();
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+      expect(second.access_token).not.toBe(first.access_token);
+      expect(second.user).toEqual(first.user);
+      expect(cookieOf(r, 'canto_refresh')?.value).toBe(second.refresh_token);
+      const sids = await rows<{ n: number }>(
+        ctx,
+        sql`select count(distinct session_id)::int as n from refresh_tokens rt join sessions s on s.id = rt.session_id where s.user_id = ${first.user.id}`,
+      );
+      expect(sids[0]!.n).toBe(1);
+      const third = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: second.refresh_token } });
+      expect(third.statusCode).toBe(200);
+    });
+
+    it('accepts a refresh with no body at all (API clients)', async () => {
+      const { res } = await signUp(ctx.app);
+      const r = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: res.json().refresh_token } });
+      expect(r.statusCode).toBe(200);
+    });
+
+    it('treats a second use of a token as reuse: 401 and the whole family dies', async () => {
+      const { res } = await signUp(ctx.app);
+      const old = res.json().refresh_token;
+      const rotated = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      const fresh = rotated.json();
+      const reuse = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().error.code).toBe('auth_refresh_reused');
+      const next = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: fresh.refresh_token } });
+      expect(next.statusCode).toBe(401);
+      expect(next.json().error.code).toBe('auth_session_expired');
+      const access = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${fresh.access_token}` },
+      });
+      expect(access.statusCode).toBe(401);
+    });
+
+    it('refuses an unknown token, no token, and a session idle for 30 days', async () => {
+      const unknown = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'nope' } });
+      expect(unknown.statusCode).toBe(401);
+      const none = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} });
+      expect(none.statusCode).toBe(401);
+      const { res } = await signUp(ctx.app);
+      ctx.clock.advance(30 * 24 * 3600_000 + 1000);
+      const stale = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: res.json().refresh_token } });
+      expect(stale.statusCode).toBe(401);
+      expect(stale.json().error.code).toBe('auth_session_expired');
+    });
+  });
+
+  describe('JWKS', () => {
+    it('publishes public keys that verify an issued access token', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, user } = res.json();
+      for (const url of ['/api/auth/jwks.json', '/.well-known/jwks.json']) {
+        const jwks = await ctx.app.inject({ method: 'GET', url });
+        expect(jwks.statusCode).toBe(200);
+        const doc = jwks.json();
+        expect(doc.keys.length).toBeGreaterThan(0);
+        for (const key of doc.keys) {
+          expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+          expect(key.d).toBeUndefined();
+        }
+        const { payload, protectedHeader } = await jwtVerify(access_token, createLocalJWKSet(doc), {
+          issuer: ctx.env.publicUrl,
+          currentDate: ctx.clock.now(),
+        });
+        expect(protectedHeader.alg).toBe('ES256');
+        expect(protectedHeader.kid).toBe(doc.keys[0].kid);
+        expect(payload).toMatchObject({ sub: user.id, aal: 'aal1' });
+        expect(typeof payload.sid).toBe('string');
+        expect(payload.exp! - payload.iat!).toBe(900);
+      }
+    });
+
+    it('keeps the private key sealed in the database', async () => {
+      const keys = await rows<{ private_jwk_encrypted: string; public_jwk: string }>(
+        ctx,
+        sql`select private_jwk_encrypted, public_jwk from signing_keys`,
+      );
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.private_jwk_encrypted).toMatch(/^v1\./);
+      expect(keys[0]!.private_jwk_encrypted).not.toContain('"d"');
+      expect(JSON.parse(keys[0]!.public_jwk).d).toBeUndefined();
+    });
+  });
+});
