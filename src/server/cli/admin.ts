@@ -1,9 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import { asc, eq } from 'drizzle-orm';
 import { EnvError, parseEnv } from '../env.ts';
 import { openDatabase, type Db } from '../db/client.ts';
 import { createRolesRepository, type RolesRepository } from '../db/repositories/roles.repository.ts';
-import { userRoles, users } from '../db/schema/index.ts';
+import { createRoleHoldersRepository } from '../db/repositories/role-holders.repository.ts';
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
 
 /*
@@ -103,24 +102,8 @@ function unknownEmail(deps: AdminDeps, email: string) {
 
 /** The database-backed dependencies of the command. */
 export function adminDeps(db: Db, io: Pick<AdminDeps, 'out' | 'err'>): AdminDeps {
-  return {
-    ...io,
-    roles: createRolesRepository(db),
-    async findUserId(email) {
-      const rows = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-      return rows[0]?.id ?? null;
-    },
-    async listRoleHolders() {
-      const rows = await db
-        .select({ email: users.email, role: userRoles.role })
-        .from(userRoles)
-        .innerJoin(users, eq(users.id, userRoles.userId))
-        .orderBy(asc(users.email));
-      const byEmail = new Map<string, Role[]>();
-      for (const r of rows) byEmail.set(r.email, [...(byEmail.get(r.email) ?? []), r.role]);
-      return [...byEmail].map(([email, roles]) => ({ email, roles: roles.sort() }));
-    },
-  };
+  const holders = createRoleHoldersRepository(db);
+  return { ...io, roles: createRolesRepository(db), findUserId: holders.findUserId, listRoleHolders: holders.listRoleHolders };
 }
 
 async function main(): Promise<number> {
