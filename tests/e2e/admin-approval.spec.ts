@@ -4,10 +4,14 @@ import {
   expect,
   expectToast,
   ADMIN_STATE,
+  requireAdminSession,
   sidebar,
   signUp,
   uniqueEmail,
 } from './support.ts';
+
+// Before any sign-up: those are rate limited, so don't spend one when no admin exists.
+test.beforeEach(() => requireAdminSession());
 
 async function asAdmin(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const page = await (await browser.newContext({ baseURL, storageState: ADMIN_STATE })).newPage();
@@ -20,7 +24,11 @@ function requestRow(page: Page, name: string) {
   return page.getByTestId('artist-request').filter({ hasText: name });
 }
 
-test('approving an artist request gives the user the artist screens', async ({ page, browser, baseURL }) => {
+test('approving an artist request gives the user the artist screens', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const name = `Approve Me ${Date.now().toString(36)}`;
   await signUp(page, { displayName: name, email: uniqueEmail('artist'), artist: true });
   // Pending: still a listener.

@@ -1,7 +1,14 @@
 import { test, expect, expectToast, LISTENER_STATE } from './support.ts';
 
 test.describe('signed-out visitors', () => {
-  for (const path of ['/', '/browse', '/liked', '/dashboard', '/admin/withdrawals', '/playlist/abc']) {
+  for (const path of [
+    '/',
+    '/browse',
+    '/liked',
+    '/dashboard',
+    '/admin/withdrawals',
+    '/playlist/abc',
+  ]) {
     test(`${path} redirects to /auth`, async ({ page }) => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/auth$/);

@@ -16,6 +16,12 @@ export function sharedListener(): { email: string; password: string; displayName
   return JSON.parse(fs.readFileSync(ACCOUNTS_FILE, 'utf8')).listener;
 }
 
+/** Throws with the setup's finding when the admin could not sign in. */
+export function requireAdminSession(): void {
+  const { admin } = JSON.parse(fs.readFileSync(ACCOUNTS_FILE, 'utf8'));
+  if (!admin?.ok) throw new Error(`No admin session (ADMIN_EMAIL bootstrap): ${admin?.error}`);
+}
+
 let seq = 0;
 /** A fresh address per call, unique across runs against the same server. */
 export function uniqueEmail(prefix: string): string {
@@ -27,14 +33,17 @@ export function uniqueEmail(prefix: string): string {
 // 404 from endpoints of later issues are expected answers, not bugs.
 const expectedConsole = [/Failed to load resource: the server responded with a status of 40[14]/];
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; allowedConsoleErrors: RegExp[] }>({
+  /** Extra console errors a journey expects (e.g. the 400 of a wrong password). */
+  allowedConsoleErrors: [[], { option: true }],
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, allowedConsoleErrors }, use) => {
+      const allowed = [...expectedConsole, ...allowedConsoleErrors];
       const errors: string[] = [];
       page.on('console', (msg) => {
         if (msg.type() !== 'error') return;
         const text = msg.text();
-        if (!expectedConsole.some((re) => re.test(text))) errors.push(text);
+        if (!allowed.some((re) => re.test(text))) errors.push(text);
       });
       page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
       await use(errors);

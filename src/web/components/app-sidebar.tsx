@@ -41,14 +41,22 @@ export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
                 const Icon = entry.icon;
                 const content = (
                   <>
-                    <Icon className="size-4 shrink-0 opacity-80 group-hover:opacity-100" aria-hidden="true" />
+                    <Icon
+                      className="size-4 shrink-0 opacity-80 group-hover:opacity-100"
+                      aria-hidden="true"
+                    />
                     <span className="truncate">{entry.label}</span>
                   </>
                 );
                 return (
                   <li key={`${group.id}:${entry.label}`}>
                     {entry.action ? (
-                      <Link to={entry.to} state={{ create: true }} onClick={onNavigate} className={entryClass}>
+                      <Link
+                        to={entry.to}
+                        state={{ create: true }}
+                        onClick={onNavigate}
+                        className={entryClass}
+                      >
                         {content}
                       </Link>
                     ) : (

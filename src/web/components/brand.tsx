@@ -13,10 +13,7 @@ export function BrandMark({ className }: { className?: string }) {
         </linearGradient>
       </defs>
       <rect width="64" height="64" rx="16" fill={`url(#${gradient})`} />
-      <path
-        d="M26 44.5a6 6 0 1 1-3-5.2V19l20-4v22.5a6 6 0 1 1-3-5.2V22.4l-14 2.8z"
-        fill="#fff"
-      />
+      <path d="M26 44.5a6 6 0 1 1-3-5.2V19l20-4v22.5a6 6 0 1 1-3-5.2V22.4l-14 2.8z" fill="#fff" />
     </svg>
   );
 }

@@ -74,7 +74,11 @@ async function send(method: Method, path: string, body: unknown, signal?: AbortS
     });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'network_error', 'Network error. Please check your connection and try again.');
+    throw new ApiError(
+      0,
+      'network_error',
+      'Network error. Please check your connection and try again.',
+    );
   }
 }
 

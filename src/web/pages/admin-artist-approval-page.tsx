@@ -7,7 +7,13 @@ import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { initial } from '@/web/lib/format.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/web/components/ui/card.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 
 const requestsKey = ['admin', 'artist-requests'] as const;
@@ -49,7 +55,8 @@ function RequestRow({
         <div className="min-w-0">
           <p className="truncate font-medium">{name}</p>
           <p className="text-xs text-muted-foreground">
-            Requested <time dateTime={request.requested_at}>{requestedAt(request.requested_at)}</time>
+            Requested{' '}
+            <time dateTime={request.requested_at}>{requestedAt(request.requested_at)}</time>
           </p>
         </div>
       </div>

@@ -16,11 +16,10 @@ export default function NotFoundPage() {
         <p className="brand-gradient bg-clip-text text-7xl font-black tracking-tighter text-transparent md:text-8xl">
           404
         </p>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight md:text-3xl">
-          Oops! Page not found
-        </h1>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight md:text-3xl">Oops! Page not found</h1>
         <p className="mt-2 max-w-md text-muted-foreground">
-          Nothing lives at <code className="rounded bg-muted px-1.5 py-0.5 text-sm">{pathname}</code>.
+          Nothing lives at{' '}
+          <code className="rounded bg-muted px-1.5 py-0.5 text-sm">{pathname}</code>.
         </p>
       </div>
       <Button asChild size="lg">
