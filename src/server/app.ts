@@ -24,6 +24,9 @@ import { mfaRoutes } from './routes/mfa.routes.ts';
 import { createArtistApprovalService } from './services/artist-approval.service.ts';
 import type { Mailer } from './services/mailer.ts';
 import { createMailer } from './services/mailer.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { Storage } from './storage/storage.ts';
+import { mediaRoutes } from './routes/media.routes.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -33,6 +36,8 @@ export type AppDeps = {
   database: Database;
   clock?: Clock;
   mailer?: Mailer;
+  /** Media storage; defaults to the one STORAGE selects. */
+  storage?: Storage;
   /** Fastify logger options; tests pass false. */
   logger?: FastifyServerOptions['logger'];
   /** Directory of the built web app; defaults to dist/web. */
@@ -109,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(auth.wellKnownRoutes);
   const approvals = createArtistApprovalService({ roles });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
+  const storage = deps.storage ?? createStorage(deps.env);
+  await app.register(mediaRoutes({ storage }));
 
   registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
   return app;
