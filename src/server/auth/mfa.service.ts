@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
@@ -58,6 +59,9 @@ function toFactor(row: FactorRow): Factor {
 
 export function createMfaService({ repo, clock, publicUrl, secretKey, log }: MfaServiceDeps) {
   const rp: RelyingParty = relyingPartyOf(publicUrl);
+  if (net.isIP(rp.id)) {
+    log.warn({ publicUrl }, 'PUBLIC_URL is an IP address: browsers refuse passkeys for it (use a host name such as localhost)');
+  }
   let cipher: SecretCipher | undefined;
   // main.ts resolves SECRET_KEY before building the app; a missing one is a wiring bug.
   const secrets = () => {
