@@ -27,6 +27,10 @@ import { createMailer } from './services/mailer.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { mediaRoutes } from './routes/media.routes.ts';
+import { songsRoutes } from './routes/songs.routes.ts';
+import { createSongsRepository } from './db/repositories/songs.repository.ts';
+import { createSongsService } from './services/songs/songs.service.ts';
+import { createItunesProvider } from './services/catalogue/itunes.provider.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -116,6 +120,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
   const storage = deps.storage ?? createStorage(deps.env);
   await app.register(mediaRoutes({ storage }));
+  const catalogue = createItunesProvider({ baseUrl: deps.env.catalogueUrl, log: app.log });
+  const songs = createSongsService({
+    songs: createSongsRepository(deps.database.db),
+    storage,
+    catalogue,
+    tempDir: path.join(deps.env.dataDir, 'tmp'),
+    log: app.log,
+  });
+  await app.register(songsRoutes({ songs, clock }), { prefix: '/api' });
 
   registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
   return app;

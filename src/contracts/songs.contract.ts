@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import {
+  listSizes,
+  searchQueryRule,
+  SEARCH_SORTS,
+  SEARCH_TYPES,
+  songGenreRule,
+  songTitleRule,
+} from '../core/validation/song.rules.ts';
+
+/**
+ * Spec §3 songs. Uploaded songs have a uuid id and a `file_url` under /media; tracks from
+ * the external catalogue are not stored: their id is `<source>:<external id>`, `source` is
+ * set, `file_url` is null and `preview_url` is a 30 s https preview (spec §4: playback uses
+ * file_url, else preview_url).
+ */
+export const songDto = z.object({
+  id: z.string(),
+  artist_id: z.uuid().nullable(),
+  artist: z.string().nullable(),
+  title: z.string(),
+  genre: z.string().nullable(),
+  cover_art_url: z.string().nullable(),
+  file_url: z.string().nullable(),
+  preview_url: z.string().nullable(),
+  source: z.string().nullable(),
+  duration: z.number().nullable().describe('seconds (millisecond precision)'),
+  play_count: z.number().int(),
+  created_at: z.string().describe('ISO timestamp'),
+});
+export type SongDto = z.infer<typeof songDto>;
+
+/** Spec §3 podcasts, as search lists them. */
+export const podcastDto = z.object({
+  id: z.uuid(),
+  creator_id: z.uuid(),
+  title: z.string(),
+  description: z.string().nullable(),
+  cover_art_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type PodcastDto = z.infer<typeof podcastDto>;
+
+/** GET /api/songs/home: spec §2 Recent Tracks and Popular Tracks. */
+export const homeResponse = z.object({
+  recent: z.array(songDto),
+  popular: z.array(songDto),
+  /** True when the catalogue is empty and both lists come from the external catalogue. */
+  external: z.boolean(),
+});
+export type HomeResponse = z.infer<typeof homeResponse>;
+
+/** GET /api/songs/browse: spec §2 Trending Now and New Releases. */
+export const browseResponse = z.object({
+  trending: z.array(songDto),
+  new_releases: z.array(songDto),
+});
+export type BrowseResponse = z.infer<typeof browseResponse>;
+
+/** GET /api/songs?genre=…: a Browse-by-Genre tile. */
+export const songListQuery = z.object({
+  genre: songGenreRule.optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(listSizes.search),
+});
+export const songList = z.object({ songs: z.array(songDto) });
+
+export const searchQuery = z.object({
+  q: searchQueryRule.default(''),
+  type: z.enum(SEARCH_TYPES).default('songs'),
+  genre: songGenreRule.optional(),
+  sort: z.enum(SEARCH_SORTS).default('relevance'),
+  limit: z.coerce.number().int().min(1).max(listSizes.search).default(listSizes.search),
+});
+export type SearchQuery = z.input<typeof searchQuery>;
+
+export const searchResponse = z.object({
+  songs: z.array(songDto),
+  podcasts: z.array(podcastDto),
+  /** True when the own catalogue had no song and `songs` are external catalogue tracks. */
+  external: z.boolean(),
+});
+export type SearchResponse = z.infer<typeof searchResponse>;
+
+export const songIdParams = z.object({ id: z.uuid() });
+
+export const songEditBody = z
+  .object({
+    title: songTitleRule.min(1, 'Title is required').optional(),
+    genre: songGenreRule.nullable().optional(),
+  })
+  .strict();
+export type SongEditBody = z.infer<typeof songEditBody>;
+
+/** Multipart field names of POST /api/songs and PUT /api/songs/:id/cover. */
+export const songUploadFields = { title: 'title', genre: 'genre', file: 'file', cover: 'cover' } as const;

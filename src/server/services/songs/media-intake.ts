@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseFile } from 'music-metadata';
+import sharp from 'sharp';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { songLimits, songMessages } from '../../../core/validation/song.rules.ts';
+import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
+
+// Stable codes for the client (details.reason), beside the spec §5/§8 message.
+export const audioTooLarge = () =>
+  new AppError(ErrorCode.payloadTooLarge, songMessages.audioTooLarge, { field: 'file', maxBytes: songLimits.audioMaxBytes });
+export const coverTooLarge = () =>
+  new AppError(ErrorCode.payloadTooLarge, songMessages.coverTooLarge, { field: 'cover', maxBytes: songLimits.coverMaxBytes });
+export const audioInvalid = (why: string) =>
+  new AppError(ErrorCode.unsupportedMedia, songMessages.audioInvalid, { field: 'file', reason: why });
+export const coverInvalid = (why: string) =>
+  new AppError(ErrorCode.unsupportedMedia, songMessages.coverInvalid, { field: 'cover', reason: why });
+
+/**
+ * Counts bytes (failing the moment the count passes `maxBytes`) and checks the audio
+ * signature on the first bytes, so a non-audio body fails after a few bytes, not 100 MB.
+ */
+class AudioGate extends Transform {
+  bytes = 0;
+  container: AudioContainer | null = null;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) return callback(audioTooLarge());
+    if (!this.container) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (this.headBytes >= SIGNATURE_BYTES) {
+        const error = this.decide();
+        if (error) return callback(error);
+      }
+    }
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback) {
+    callback(this.container ? null : this.decide());
+  }
+
+  private decide(): AppError | null {
+    this.container = detectAudioContainer(Buffer.concat(this.head));
+    this.head = [];
+    return this.container ? null : audioInvalid('signature');
+  }
+}
+
+export type ReceivedAudio = { path: string; size: number; container: AudioContainer };
+
+/**
+ * Streams an audio part into `tempPath` while counting and sniffing; never holds the file
+ * in memory. `truncated` reports a cut made by the multipart parser's own size limit.
+ */
+export async function receiveAudio(source: Readable, tempPath: string, truncated: () => boolean): Promise<ReceivedAudio> {
+  const gate = new AudioGate(songLimits.audioMaxBytes);
+  await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'wx' }));
+  if (truncated()) throw audioTooLarge();
+  return { path: tempPath, size: gate.bytes, container: gate.container! };
+}
+
+export type AudioFacts = { durationMs: number; extension: AudioContainer; tagTitle?: string; tagGenre?: string };
+
+/** A real parse of the stored temp file: it must be the container it claimed and have a duration. */
+export async function probeAudio(file: ReceivedAudio): Promise<AudioFacts> {
+  let meta;
+  try {
+    meta = await parseFile(file.path, { duration: true, skipCovers: true });
+  } catch (error) {
+    throw audioInvalid(`parse: ${(error as Error).message}`.slice(0, 200));
+  }
+  const container = (meta.format.container ?? '').toLowerCase();
+  const duration = meta.format.duration;
+  if (!duration || !Number.isFinite(duration) || duration <= 0) throw audioInvalid('no duration');
+  let extension: AudioContainer = file.container;
+  // An ID3 tag may prefix FLAC as well as MPEG audio; the parser knows which it was.
+  if (file.container === 'mp3' && container.includes('flac')) extension = 'flac';
+  else if (file.container === 'mp3' && !container.includes('mpeg')) throw audioInvalid(`container ${container}`);
+  return {
+    durationMs: Math.round(duration * 1000),
+    extension,
+    tagTitle: meta.common.title,
+    tagGenre: meta.common.genre?.[0],
+  };
+}
+
+/** Reads an image part into memory (it is at most 5 MB), failing past the limit. */
+export async function receiveCover(source: Readable, truncated: () => boolean): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > songLimits.coverMaxBytes) {
+      source.destroy();
+      throw coverTooLarge();
+    }
+    chunks.push(chunk);
+  }
+  if (truncated()) throw coverTooLarge();
+  return Buffer.concat(chunks);
+}
+
+const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+export const COVER_MAX_SIDE = 1000;
+
+/**
+ * Decodes the image for real and re-encodes it as WebP, at most 1000 px a side: what is
+ * stored is pixels we made, with no metadata and no script. SVG is refused (a document, not
+ * pixels), as is anything sharp cannot decode — an HTML file named .png among them.
+ */
+export async function processCover(input: Buffer): Promise<Buffer> {
+  if (input.length === 0) throw coverInvalid('empty');
+  try {
+    const image = sharp(input, { failOn: 'error', limitInputPixels: 40_000_000 });
+    const { format } = await image.metadata();
+    if (!format || !RASTER_FORMATS.has(format)) throw coverInvalid(`format ${format ?? 'unknown'}`);
+    return await image
+      .rotate()
+      .resize(COVER_MAX_SIDE, COVER_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw coverInvalid('decode');
+  }
+}
