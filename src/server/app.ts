@@ -19,6 +19,7 @@ import { registerAccessPolicy } from './http/access-policy.ts';
 import { registerErrorHandler } from './http/http-errors.ts';
 import { createAuthModule } from './auth/auth.module.ts';
 import { createRolesRepository } from './db/repositories/roles.repository.ts';
+import { createArtistRequestsRepository } from './db/repositories/artist-requests.repository.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
 import { mfaRoutes } from './routes/mfa.routes.ts';
 import { createArtistApprovalService } from './services/artist-approval.service.ts';
@@ -116,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(auth.routes, { prefix: '/api/auth' });
   await app.register(mfaRoutes({ env: deps.env, database: deps.database, clock, auth }), { prefix: '/api/auth' });
   await app.register(auth.wellKnownRoutes);
-  const approvals = createArtistApprovalService({ roles });
+  const approvals = createArtistApprovalService({ requests: createArtistRequestsRepository(deps.database.db) });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
   const storage = deps.storage ?? createStorage(deps.env);
   await app.register(mediaRoutes({ storage }));

@@ -24,6 +24,10 @@ import {
  * writes). No sidecar files: the content type follows from the key's whitelisted extension,
  * and the ETag from size + modification time, which is strong because an object is never
  * rewritten under the same key.
+ *
+ * That immutability also lets stat results be cached briefly (players send many Range
+ * requests for one file): a cached size spares read() an fstat, so a seek costs open + read.
+ * A file deleted by another process is still caught by read()'s open (→ notFound).
  */
 export function createLocalStorage(root: string): Storage {
   const ready = new Map<Bucket, Promise<unknown>>();
@@ -37,6 +41,7 @@ export function createLocalStorage(root: string): Storage {
     }
     return p;
   };
+  const cache = new StatCache();
   const fileOf = (bucket: string, key: string) => {
     assertLocation(bucket, key);
     return path.join(dirOf(bucket), key);
@@ -44,10 +49,12 @@ export function createLocalStorage(root: string): Storage {
 
   async function stat(bucket: Bucket, key: string): Promise<StoredObject | null> {
     const file = fileOf(bucket, key);
+    const cached = cache.get(file);
+    if (cached) return cached;
     try {
       const s = await fsp.stat(file);
       if (!s.isFile()) return null;
-      return describe(key, s);
+      return cache.set(file, describe(key, s));
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -65,6 +72,7 @@ export function createLocalStorage(root: string): Storage {
       // name can never match a valid key.
       const temp = path.join(dirOf(bucket), `.${crypto.randomUUID()}.part`);
       const limit = new ByteLimit(options.maxBytes);
+      cache.delete(file);
       try {
         await pipeline(source, limit, fs.createWriteStream(temp, { flags: 'wx' }));
         await fsp.rename(temp, file);
@@ -88,11 +96,10 @@ export function createLocalStorage(root: string): Storage {
         throw error;
       }
       try {
-        const s = await handle.stat();
-        if (!s.isFile()) throw notFound();
         if (!range) return handle.createReadStream({ highWaterMark: 256 * 1024 });
-        if (range.start >= s.size) throw unsatisfiable(s.size);
-        const end = Math.min(range.end, s.size - 1);
+        const size = cache.get(file)?.size ?? (await handle.stat()).size;
+        if (range.start >= size) throw unsatisfiable(size);
+        const end = Math.min(range.end, size - 1);
         return handle.createReadStream({ start: range.start, end, highWaterMark: 256 * 1024 });
       } catch (error) {
         await handle.close();
@@ -101,7 +108,9 @@ export function createLocalStorage(root: string): Storage {
     },
 
     async delete(bucket, key) {
-      await fsp.rm(fileOf(bucket, key), { force: true });
+      const file = fileOf(bucket, key);
+      cache.delete(file);
+      await fsp.rm(file, { force: true });
     },
 
     async exists(bucket, key) {
@@ -110,6 +119,36 @@ export function createLocalStorage(root: string): Storage {
 
     async close() {},
   };
+}
+
+/** A bounded, short-lived map of file → stat; insertion order doubles as age order. */
+class StatCache {
+  private readonly entries = new Map<string, { object: StoredObject; expires: number }>();
+  constructor(
+    private readonly max = 2_000,
+    private readonly ttlMs = 60_000,
+  ) {}
+
+  get(file: string): StoredObject | undefined {
+    const entry = this.entries.get(file);
+    if (!entry) return undefined;
+    if (entry.expires < Date.now()) {
+      this.entries.delete(file);
+      return undefined;
+    }
+    return entry.object;
+  }
+
+  set(file: string, object: StoredObject): StoredObject {
+    this.entries.delete(file);
+    this.entries.set(file, { object, expires: Date.now() + this.ttlMs });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return object;
+  }
+
+  delete(file: string) {
+    this.entries.delete(file);
+  }
 }
 
 function describe(key: string, s: fs.Stats): StoredObject {
