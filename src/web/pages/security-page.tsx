@@ -33,6 +33,7 @@ function failure(title: string, e: unknown, fallback: string) {
 function FactorRow({ factor, onRemove, removing }: { factor: Factor; onRemove: () => void; removing: boolean }) {
   const Icon = factor.factor_type === 'webauthn' ? KeyRound : Smartphone;
   const name = factorLabel(factor);
+  const kind = factor.factor_type === 'webauthn' ? 'Passkey' : 'Authenticator app';
   return (
     <li className="flex items-center gap-3 py-3" data-testid="mfa-factor">
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-muted">
@@ -41,7 +42,7 @@ function FactorRow({ factor, onRemove, removing }: { factor: Factor; onRemove: (
       <div className="min-w-0 flex-1">
         <p className="truncate font-medium">{name}</p>
         <p className="text-xs text-muted-foreground">
-          {factor.factor_type === 'webauthn' ? 'Passkey' : 'Authenticator app'} · added{' '}
+          {name === kind ? 'Added' : `${kind} · added`}{' '}
           <time dateTime={factor.created_at}>{dateFormat.format(new Date(factor.created_at))}</time>
         </p>
       </div>

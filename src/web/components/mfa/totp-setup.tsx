@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Check, Copy } from 'lucide-react';
 import type { EnrolledFactor } from '@/contracts/mfa.contract.ts';
@@ -10,6 +10,7 @@ import { useVerifyCode } from './use-mfa.ts';
 /** A value shown in monospace with a copy button (no QR library: the URI or key is typed or pasted). */
 function CopyBox({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
+  const labelId = useId();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -20,13 +21,12 @@ function CopyBox({ label, value }: { label: string; value: string }) {
     }
   };
   return (
-    <div className="grid gap-1.5">
-      <span className="text-xs font-medium text-muted-foreground">{label}</span>
+    <div role="group" aria-labelledby={labelId} className="grid gap-1.5">
+      <span id={labelId} className="text-xs font-medium text-muted-foreground">
+        {label}
+      </span>
       <div className="flex items-start gap-2">
-        <code
-          className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs break-all select-all"
-          aria-label={label}
-        >
+        <code className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs break-all select-all">
           {value}
         </code>
         <Button variant="outline" size="icon" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
