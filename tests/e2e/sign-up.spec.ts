@@ -99,15 +99,5 @@ test('the sign-up form has labelled fields, the artist box and its note', async 
   await expect(page.getByText('admin approval', { exact: false })).toBeVisible();
 });
 
-test('sign-up lands on / with the success toast', async ({ page }) => {
-  const email = uniqueEmail('new');
-  await openAuth(page, 'Sign Up');
-  await fillSignUp(page, { displayName: 'New Listener', email, password: PASSWORD });
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await expectToast(page, 'Account created successfully!');
-  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Discover Your Perfect Sound' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Recent Tracks' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Popular Tracks' })).toBeVisible();
-});
+// The successful sign-up journey (lands on / with 'Account created successfully!') runs in
+// global.setup.ts, where it creates the shared listener.
