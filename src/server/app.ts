@@ -17,7 +17,7 @@ import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { registerAccessPolicy } from './http/access-policy.ts';
 import { registerErrorHandler } from './http/http-errors.ts';
-import { createAuthModule } from './auth/auth.module.ts';
+import { createAuthModule, type AuthModule } from './auth/auth.module.ts';
 import { createRolesRepository } from './db/repositories/roles.repository.ts';
 import { createArtistRequestsRepository } from './db/repositories/artist-requests.repository.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
@@ -50,6 +50,12 @@ export type AppDeps = {
 };
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: AuthModule['accounts'];
+  }
+}
 
 const secretHeaders = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
@@ -104,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const roles = createRolesRepository(deps.database.db);
   const auth = await createAuthModule({ env: deps.env, database: deps.database, clock, mailer, roles, log: app.log });
   registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
+  // Start-up (ADMIN_EMAIL, demo content) creates accounts through the auth module, not around it.
+  app.decorate('accounts', auth.accounts);
 
   app.get(
     '/api/health',

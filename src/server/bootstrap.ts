@@ -1,8 +1,94 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
+import { AppError, ErrorCode } from '../core/errors.ts';
+import { createRolesRepository, type RolesRepository } from './db/repositories/roles.repository.ts';
+import { createDemoRepository } from './db/repositories/demo.repository.ts';
+import { createStorage } from './storage/create-storage.ts';
+import type { Storage } from './storage/storage.ts';
+import { credentialsBlock, seedDemo, type Accounts, type DemoResult } from './demo/seed.ts';
 
-/** Start-up work after migrations: the admin account from ADMIN_EMAIL, then demo content. */
-export async function bootstrap(_ctx: { env: Env; database: Database; log: FastifyBaseLogger }): Promise<void> {
-  // Filled in by the accounts and demo modules.
+export type BootstrapDeps = {
+  env: Env;
+  database: Database;
+  log: FastifyBaseLogger;
+  /** The auth module's account functions (app.accounts): demo code never sees auth internals. */
+  accounts: Accounts;
+  /** Defaults to the storage STORAGE selects. */
+  storage?: Storage;
+  now?: () => Date;
+  /** Where the demo credentials block goes; the console by default so it reads as one block. */
+  print?: (text: string) => void;
+};
+
+export type BootstrapResult = { admin: 'created' | 'promoted' | 'none'; demo: DemoResult | null };
+
+/**
+ * Start-up work after migrations: the admin account from ADMIN_EMAIL, then demo content
+ * (env.demo) when the database had no account before this start.
+ */
+export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
+  const { env, database, log } = deps;
+  const roles = createRolesRepository(database.db);
+  const demoRepo = createDemoRepository(database.db);
+  // Decided before the admin is made, or ADMIN_EMAIL would make every database look used.
+  const wasEmpty = !(await demoRepo.hasAnyUser());
+
+  const admin = env.admin ? await ensureAdmin(env.admin, deps.accounts, roles, log) : 'none';
+
+  let demo: DemoResult | null = null;
+  if (env.demo && wasEmpty) {
+    const storage = deps.storage ?? createStorage(env);
+    const started = Date.now();
+    try {
+      demo = await seedDemo({
+        accounts: deps.accounts,
+        roles,
+        repo: demoRepo,
+        storage,
+        now: deps.now ?? (() => new Date()),
+        withAdmin: !env.admin,
+      });
+      log.info({ ...(await demoRepo.counts()), ms: Date.now() - started }, 'demo content seeded');
+      (deps.print ?? ((text: string) => console.log(text)))(credentialsBlock(demo));
+    } catch (error) {
+      // Demo content is a convenience: the server still starts without it.
+      log.error({ err: error }, 'demo content could not be seeded; start on an empty DATA_DIR to try again');
+    } finally {
+      if (!deps.storage) await storage.close();
+    }
+  }
+  return { admin, demo };
+}
+
+/**
+ * ADMIN_EMAIL/ADMIN_PASSWORD (product.md §2): create that account as admin, or give an
+ * existing one the admin role. An existing password is never changed: the variable may be
+ * stale while the admin has since chosen another.
+ */
+async function ensureAdmin(
+  admin: { email: string; password: string },
+  accounts: Accounts,
+  roles: RolesRepository,
+  log: FastifyBaseLogger,
+): Promise<'created' | 'promoted'> {
+  const existing = await accounts.findByEmail(admin.email);
+  if (existing) {
+    await roles.grant(existing.userId, 'admin');
+    log.info({ email: admin.email }, 'ADMIN_EMAIL: existing account has the admin role');
+    return 'promoted';
+  }
+  try {
+    const { userId } = await accounts.create({ email: admin.email, password: admin.password, displayName: 'Admin' });
+    await roles.grant(userId, 'admin');
+    log.info({ email: admin.email }, 'ADMIN_EMAIL: admin account created');
+    return 'created';
+  } catch (error) {
+    // Another process starting at the same moment created it first: promote that one.
+    if (!(error instanceof AppError && error.code === ErrorCode.conflict)) throw error;
+    const raced = await accounts.findByEmail(admin.email);
+    if (!raced) throw error;
+    await roles.grant(raced.userId, 'admin');
+    return 'promoted';
+  }
 }

@@ -40,7 +40,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   await database.migrate();
   const app = await buildApp({ env, database, webDir });
-  await bootstrap({ env, database, log: app.log });
+  await bootstrap({ env, database, log: app.log, accounts: app.accounts });
 
   let closing = false;
   const shutdown = async (signal: string) => {

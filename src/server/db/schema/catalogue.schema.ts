@@ -8,10 +8,11 @@ import { createdAt, lengthBetween, nonNegative } from './columns.ts';
  * - Durations are integer milliseconds (`duration_ms`), the unit listening records use
  *   (stream_analytics.listened_ms), so "completed = heard ≥ 90 %" is integer arithmetic.
  *   The API exposes spec §3 `duration` in seconds (duration_ms / 1000).
- * - `*_url` is what clients fetch: `/media/<bucket>/<object>` for stored files (buckets
- *   `music`, `cover-art`, `podcasts`, `ads`), or an absolute https URL for external
- *   catalogue previews. `*_key` is the storage object key (`<bucket>/<object>`) so files
- *   can be deleted or moved without parsing URLs; null when the file is not ours.
+ * - `*_url` is what clients fetch: `/media/<bucket>/<key>` for stored files, or an
+ *   absolute https URL for external catalogue previews. `*_key` is the storage key
+ *   (`<uuid>.<ext>`, storage/storage.ts) within the column's bucket — file_key: music,
+ *   cover_art_key: cover-art, audio_key: podcasts — so files can be deleted without
+ *   parsing URLs; null when the file is not ours.
  */
 
 export const songs = pgTable(

@@ -1,0 +1,296 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { AuthModule } from '../auth/auth.module.ts';
+import type { RolesRepository } from '../db/repositories/roles.repository.ts';
+import type { DemoContent, DemoRepository } from '../db/repositories/demo.repository.ts';
+import type { Role } from '../../contracts/auth.contract.ts';
+import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../storage/storage.ts';
+import { renderCover } from './covers.ts';
+import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
+
+/*
+ * Demo content (product.md §10 DEMO): accounts, a small catalogue with generated audio and
+ * covers, and enough listening, likes and follows that no list starts empty.
+ *
+ * Media goes through the Storage interface (local `${DATA_DIR}/media/<bucket>/<key>` by
+ * default, S3 with STORAGE=s3) under server-made keys; rows store the public URL
+ * `/media/<bucket>/<key>` (served by routes/media.routes.ts) and the key in `*_key`.
+ */
+
+export const DEMO_PASSWORD = 'canto-demo';
+export const DEMO_ADMIN_EMAIL = 'admin@canto.local';
+
+export type Accounts = AuthModule['accounts'];
+
+export type DemoDeps = {
+  accounts: Accounts;
+  roles: RolesRepository;
+  repo: DemoRepository;
+  storage: Storage;
+  now: () => Date;
+  /** False when ADMIN_EMAIL names the real admin: then no demo admin is made. */
+  withAdmin: boolean;
+  /** Seconds of audio per song; tests pass a few to stay fast. */
+  songSeconds?: (index: number) => number;
+};
+
+export type DemoAccount = { email: string; displayName: string; role: Role | 'listener'; userId: string };
+export type DemoResult = { accounts: DemoAccount[]; songs: number; episodes: number };
+
+type AccountSpec = { key: string; email: string; displayName: string; role: Role | 'listener'; bio?: string };
+
+const ACCOUNTS: AccountSpec[] = [
+  { key: 'admin', email: DEMO_ADMIN_EMAIL, displayName: 'Canto Admin', role: 'admin' },
+  {
+    key: 'nova',
+    email: 'nova@canto.local',
+    displayName: 'Nova Lumen',
+    role: 'artist',
+    bio: 'Synth-pop and late-night beats from a small flat with a big window.',
+  },
+  {
+    key: 'owls',
+    email: 'owls@canto.local',
+    displayName: 'The Night Owls',
+    role: 'artist',
+    bio: 'A four-piece that plays after midnight: rock, jazz and whatever the room asks for.',
+  },
+  { key: 'river', email: 'river@canto.local', displayName: 'River Stone', role: 'pending_artist' },
+  { key: 'ana', email: 'ana@canto.local', displayName: 'Ana Ruiz', role: 'listener', bio: 'Runs on coffee and synths.' },
+  { key: 'ben', email: 'ben@canto.local', displayName: 'Ben Okafor', role: 'listener' },
+  { key: 'cleo', email: 'cleo@canto.local', displayName: 'Cleo Martin', role: 'listener' },
+];
+
+const SONGS: { artist: 'nova' | 'owls'; title: string; genre: Genre; plays: number }[] = [
+  { artist: 'nova', title: 'Neon Afternoon', genre: 'Pop', plays: 1843 },
+  { artist: 'owls', title: 'Midnight Engine', genre: 'Rock', plays: 1210 },
+  { artist: 'nova', title: 'Glass Horizon', genre: 'Electronic', plays: 987 },
+  { artist: 'owls', title: 'Blue Corner Table', genre: 'Jazz', plays: 764 },
+  { artist: 'nova', title: 'Paper Crowns', genre: 'Hip Hop', plays: 652 },
+  { artist: 'owls', title: 'Morning Canon', genre: 'Classical', plays: 540 },
+  { artist: 'nova', title: 'Velvet Static', genre: 'R&B', plays: 433 },
+  { artist: 'owls', title: 'Dust Road Home', genre: 'Country', plays: 321 },
+  { artist: 'nova', title: 'Pulse of the City', genre: 'Electronic', plays: 260 },
+  { artist: 'owls', title: 'Wires and Thunder', genre: 'Rock', plays: 198 },
+  { artist: 'nova', title: 'Satellite Heart', genre: 'Pop', plays: 120 },
+  { artist: 'owls', title: 'Late Set Waltz', genre: 'Jazz', plays: 75 },
+];
+
+const EPISODES = [
+  { title: 'How a Song Starts', description: 'From a hummed line on the bus to a first demo.' },
+  { title: 'Drums on a Budget', description: 'Noise, a sine wave and patience: building a kit from nothing.' },
+  { title: 'Mixing for Small Speakers', description: 'Why your mix should sound good on a phone first.' },
+];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
+  const { storage } = deps;
+  const now = deps.now().getTime();
+  const random = seededRandom('canto-demo');
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const written: { bucket: Bucket; key: string }[] = [];
+
+  /** Stores bytes under a fresh key and returns the row fields for it. */
+  const store = async (bucket: Bucket, ext: keyof typeof MEDIA_TYPES, bytes: Buffer | string) => {
+    const key = newKey(ext);
+    const body = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+    await storage.put(bucket, key, Readable.from([body]), { contentType: MEDIA_TYPES[ext], maxBytes: body.length });
+    written.push({ bucket, key });
+    return { url: `/media/${bucket}/${key}`, key };
+  };
+
+  // Accounts first, through the auth module: it owns hashing, profiles and sign-up rules.
+  const made: DemoAccount[] = [];
+  const id: Record<string, string> = {};
+  for (const spec of ACCOUNTS) {
+    if (spec.role === 'admin' && !deps.withAdmin) continue;
+    const { userId } = await deps.accounts.create({
+      email: spec.email,
+      password: DEMO_PASSWORD,
+      displayName: spec.displayName,
+      isArtist: spec.role === 'pending_artist',
+    });
+    // Approved artists and the admin get their role directly; grant is idempotent.
+    if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
+    id[spec.key] = userId;
+    made.push({ email: spec.email, displayName: spec.displayName, role: spec.role, userId });
+  }
+  const nameOf = (key: string) => ACCOUNTS.find((a) => a.key === key)!.displayName;
+  const listeners = ['ana', 'ben', 'cleo'].map((k) => id[k]!);
+
+  try {
+    const content: DemoContent = {
+      bios: ACCOUNTS.filter((a) => a.bio && id[a.key]).map((a) => ({ userId: id[a.key]!, bio: a.bio! })),
+      songs: [],
+      podcasts: [],
+      episodes: [],
+      follows: [],
+      likes: [],
+      playlists: [],
+      playlistTracks: [],
+      streams: [],
+      notifications: [],
+    };
+
+    // Songs, newest first in list order, a few hours apart so "Recent" has an order.
+    for (const [i, s] of SONGS.entries()) {
+      const seconds = deps.songSeconds?.(i) ?? 24 + Math.floor(random() * 9);
+      const { wav, durationMs } = synthesizeWav({ seed: `${s.title}`, flavour: FLAVOURS[s.genre], seconds });
+      const file = await store('music', 'wav', wav);
+      const cover = await store('cover-art', 'svg', renderCover({ seed: s.title, title: s.title, subtitle: nameOf(s.artist) }));
+      content.songs.push({
+        id: crypto.randomUUID(),
+        artistId: id[s.artist]!,
+        artist: nameOf(s.artist),
+        title: s.title,
+        genre: s.genre,
+        fileUrl: file.url,
+        fileKey: file.key,
+        coverArtUrl: cover.url,
+        coverArtKey: cover.key,
+        durationMs,
+        playCount: s.plays,
+        createdAt: new Date(now - (i + 1) * 7 * HOUR),
+      });
+    }
+
+    const podcastId = crypto.randomUUID();
+    const showCover = await store('cover-art', 'svg', renderCover({ seed: 'after-hours', title: 'After Hours Radio', subtitle: nameOf('owls') }));
+    content.podcasts.push({
+      id: podcastId,
+      creatorId: id.owls!,
+      title: 'After Hours Radio',
+      description: 'The Night Owls talk about making music with whatever is at hand.',
+      coverArtUrl: showCover.url,
+      coverArtKey: showCover.key,
+      createdAt: new Date(now - 20 * DAY),
+    });
+    for (const [i, e] of EPISODES.entries()) {
+      const { wav, durationMs } = synthesizeWav({
+        seed: e.title,
+        flavour: FLAVOURS.Podcast,
+        seconds: deps.songSeconds?.(i) ?? 30,
+      });
+      const audio = await store('podcasts', 'wav', wav);
+      content.episodes.push({
+        id: crypto.randomUUID(),
+        podcastId,
+        title: e.title,
+        description: e.description,
+        audioUrl: audio.url,
+        audioKey: audio.key,
+        durationMs,
+        episodeNumber: i + 1,
+        publishedAt: new Date(now - (14 - i * 6) * DAY),
+      });
+    }
+
+    // Listeners follow both artists; each follow notifies the artist (product.md §8).
+    for (const [n, listener] of ['ana', 'ben', 'cleo'].entries()) {
+      for (const artist of ['nova', 'owls']) {
+        const at = new Date(now - (5 - n) * DAY - HOUR * (artist === 'nova' ? 1 : 2));
+        content.follows.push({ followerId: id[listener]!, followingId: id[artist]!, createdAt: at });
+        content.notifications.push({
+          userId: id[artist]!,
+          type: 'new_follower',
+          title: 'New follower',
+          message: `${nameOf(listener)} started following you`,
+          link: `/profile/${id[listener]}`,
+          read: n === 0,
+          createdAt: at,
+        });
+      }
+    }
+    content.follows.push({ followerId: id.ana!, followingId: id.ben!, createdAt: new Date(now - 2 * DAY) });
+
+    // Likes and plays over the last 7 days, so stats, recently played and the dashboard show data.
+    const songRows = content.songs;
+    for (const [n, listener] of listeners.entries()) {
+      const liked = new Set<number>();
+      while (liked.size < 4) liked.add(Math.floor(random() * songRows.length));
+      for (const [k, index] of [...liked].entries()) {
+        content.likes.push({ userId: listener, songId: songRows[index]!.id!, createdAt: new Date(now - (k + 1) * 5 * HOUR - n * HOUR) });
+      }
+      for (let p = 0; p < 14; p++) {
+        const song = pick(songRows);
+        const duration = song.durationMs!;
+        const listenedMs = random() < 0.7 ? duration : Math.floor(duration * (0.2 + random() * 0.6));
+        content.streams.push({
+          userId: listener,
+          songId: song.id!,
+          playedAt: new Date(now - Math.floor(random() * 7 * DAY) - 60_000),
+          listenedMs,
+          completed: listenedMs >= duration * 0.9,
+        });
+      }
+      const episode = content.episodes[n % content.episodes.length]!;
+      content.streams.push({
+        userId: listener,
+        podcastEpisodeId: episode.id!,
+        playedAt: new Date(now - (n + 1) * DAY),
+        listenedMs: episode.durationMs!,
+        completed: true,
+      });
+    }
+    // play_count rises by one per stream record (product.md §3) on top of the demo history.
+    for (const song of songRows) {
+      song.playCount = song.playCount! + content.streams.filter((s) => s.songId === song.id).length;
+    }
+
+    const playlistSpecs = [
+      { owner: 'ana', title: 'Focus Flow', description: 'Steady beats for deep work.', genres: ['Electronic', 'Classical', 'Jazz'] },
+      { owner: 'ben', title: 'Road Trip', description: null, genres: ['Rock', 'Country', 'Pop'] },
+      { owner: 'cleo', title: 'Late Night', description: 'For after midnight.', genres: ['Jazz', 'R&B', 'Hip Hop'] },
+    ];
+    for (const [n, p] of playlistSpecs.entries()) {
+      const playlistId = crypto.randomUUID();
+      content.playlists.push({
+        id: playlistId,
+        userId: id[p.owner]!,
+        title: p.title,
+        description: p.description,
+        isPublic: n !== 1,
+        coverArtUrl: null,
+        createdAt: new Date(now - (n + 2) * DAY),
+      });
+      songRows
+        .filter((s) => p.genres.includes(s.genre!))
+        .forEach((s, position) => content.playlistTracks.push({ playlistId, songId: s.id!, position }));
+    }
+
+    for (const account of made) {
+      content.notifications.push({
+        userId: account.userId,
+        type: 'system',
+        title: 'Welcome to Canto',
+        message: 'This server was started with demo content. Explore, play and make it yours.',
+        link: null,
+        read: false,
+        createdAt: new Date(now - 7 * DAY),
+      });
+    }
+
+    await deps.repo.insertContent(content);
+    return { accounts: made, songs: content.songs.length, episodes: content.episodes.length };
+  } catch (error) {
+    // No orphan files: the rows did not land, so neither should their media.
+    await Promise.all(written.map((w) => storage.delete(w.bucket, w.key).catch(() => {})));
+    throw error;
+  }
+}
+
+/** The one block printed at start after seeding: who can sign in, and with what. */
+export function credentialsBlock(result: DemoResult): string {
+  const width = Math.max(...result.accounts.map((a) => a.email.length));
+  const rows = result.accounts.map((a) => `  ${a.role.padEnd(15)} ${a.email.padEnd(width)}  ${a.displayName}`);
+  return [
+    '──────────────────────── Canto demo content ────────────────────────',
+    `Seeded ${result.songs} songs and ${result.episodes} podcast episodes. Sign in with any of these`,
+    `accounts; the password of each is: ${DEMO_PASSWORD}`,
+    ...rows,
+    'Demo accounts are for trying Canto out: start with DEMO=0 on a server others can reach.',
+    '─────────────────────────────────────────────────────────────────────',
+  ].join('\n');
+}

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { buildApp, type App } from '../../src/server/app.ts';
+import { bootstrap } from '../../src/server/bootstrap.ts';
+import { createRolesRepository } from '../../src/server/db/repositories/roles.repository.ts';
+import { createDemoRepository } from '../../src/server/db/repositories/demo.repository.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../../src/server/demo/seed.ts';
+import { createTestDatabase, dbKinds } from '../helpers/test-db.ts';
+import { testEnv } from '../helpers/test-app.ts';
+
+const silent = pino({ level: 'silent' });
+
+/** A test database plus an app on it, whose auth module supplies `accounts`. */
+async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>) {
+  const db = await createTestDatabase(kind);
+  const appEnv = testEnv(env, db.dataDir);
+  const app = await buildApp({ env: appEnv, database: db.database, logger: false });
+  await app.ready();
+  const printed: string[] = [];
+  const run = () =>
+    bootstrap({ env: appEnv, database: db.database, log: silent, accounts: app.accounts, print: (t) => printed.push(t) });
+  return { db, app, env: appEnv, printed, run };
+}
+
+async function signIn(app: App, email: string, password: string) {
+  return app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password } });
+}
+
+describe.each(dbKinds)('demo content on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  let first: Awaited<ReturnType<typeof bootstrap>>;
+
+  beforeAll(async () => {
+    t = await setup(kind, { DEMO: '1' });
+    first = await t.run();
+  }, 120_000);
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.db.drop();
+  });
+
+  it('seeds accounts, catalogue and activity into an empty database', async () => {
+    expect(first.admin).toBe('none');
+    expect(first.demo?.songs).toBe(12);
+    expect(first.demo?.episodes).toBe(3);
+    const counts = await createDemoRepository(t.db.database.db).counts();
+    expect(counts).toMatchObject({
+      users: 7,
+      songs: 12,
+      podcasts: 1,
+      episodes: 3,
+      follows: 7,
+      likes: 12,
+      playlists: 3,
+      streams: 45,
+      // One new_follower per listener→artist follow, one welcome per account.
+      notifications: 6 + 7,
+    });
+    expect(counts.playlist_tracks).toBeGreaterThan(6);
+    expect(counts.artist_days).toBeGreaterThan(0);
+  });
+
+  it('gives each demo account its role, and the password works through sign-in', async () => {
+    const roles = createRolesRepository(t.db.database.db);
+    const byEmail = Object.fromEntries(first.demo!.accounts.map((a) => [a.email, a.userId]));
+    expect(await roles.rolesOf(byEmail[DEMO_ADMIN_EMAIL]!)).toEqual(['admin']);
+    expect(await roles.rolesOf(byEmail['nova@canto.local']!)).toEqual(['artist']);
+    expect(await roles.rolesOf(byEmail['owls@canto.local']!)).toEqual(['artist']);
+    expect(await roles.rolesOf(byEmail['river@canto.local']!)).toEqual(['pending_artist']);
+    expect(await roles.rolesOf(byEmail['ana@canto.local']!)).toEqual([]);
+    const res = await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD);
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('covers the genres and stores every file where its URL points', async () => {
+    const rows = (await t.db.database.db.execute(
+      'select genre, file_url, file_key, cover_art_url, cover_art_key, duration_ms, play_count, artist from songs' as never,
+    )) as unknown as { rows: Record<string, string | number>[] };
+    expect(new Set(rows.rows.map((r) => r.genre)).size).toBe(8);
+    for (const r of rows.rows) {
+      expect(r.file_url).toBe(`/media/music/${r.file_key}`);
+      expect(r.cover_art_url).toBe(`/media/cover-art/${r.cover_art_key}`);
+      const wav = fs.statSync(path.join(t.db.dataDir, 'media', 'music', String(r.file_key)));
+      // 44-byte header + 16-bit mono samples at 22.05 kHz for the stored duration.
+      expect(wav.size).toBe(44 + Math.round((Number(r.duration_ms) / 1000) * 22_050) * 2);
+      expect(Number(r.duration_ms)).toBeGreaterThanOrEqual(20_000);
+      expect(Number(r.duration_ms)).toBeLessThanOrEqual(40_000);
+      expect(fs.readFileSync(path.join(t.db.dataDir, 'media', 'cover-art', String(r.cover_art_key)), 'utf8')).toMatch(/^<svg/);
+      expect(Number(r.play_count)).toBeGreaterThan(0);
+      expect(r.artist).toMatch(/Nova Lumen|The Night Owls/);
+    }
+    const media = await t.app.inject({ method: 'GET', url: String(rows.rows[0]!.file_url) });
+    expect(media.statusCode).toBe(200);
+    expect(media.headers['content-type']).toContain('audio/wav');
+  });
+
+  it('prints the credentials once, in one block', () => {
+    expect(t.printed).toHaveLength(1);
+    expect(t.printed[0]).toContain(`password of each is: ${DEMO_PASSWORD}`);
+    for (const email of [DEMO_ADMIN_EMAIL, 'nova@canto.local', 'river@canto.local', 'ana@canto.local']) {
+      expect(t.printed[0]).toContain(email);
+    }
+  });
+
+  it('does nothing on a second start', async () => {
+    const before = await createDemoRepository(t.db.database.db).counts();
+    const mediaBefore = fs.readdirSync(path.join(t.db.dataDir, 'media', 'music')).length;
+    const second = await t.run();
+    expect(second).toEqual({ admin: 'none', demo: null });
+    expect(await createDemoRepository(t.db.database.db).counts()).toEqual(before);
+    expect(fs.readdirSync(path.join(t.db.dataDir, 'media', 'music'))).toHaveLength(mediaBefore);
+    expect(t.printed).toHaveLength(1);
+  });
+});
+
+describe.each(dbKinds)('ADMIN_EMAIL bootstrap on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.db.drop();
+  });
+
+  beforeAll(async () => {
+    t = await setup(kind, { DEMO: '1', ADMIN_EMAIL: 'Boss@Example.test', ADMIN_PASSWORD: 'from-the-env' });
+  });
+
+  it('promotes an existing account without touching its password, and seeds no demo', async () => {
+    const { userId } = await t.app.accounts.create({ email: 'boss@example.test', password: 'chosen-later', displayName: 'Boss' });
+    const result = await t.run();
+    expect(result).toEqual({ admin: 'promoted', demo: null });
+    expect(await createRolesRepository(t.db.database.db).rolesOf(userId)).toEqual(['admin']);
+    expect((await signIn(t.app, 'boss@example.test', 'chosen-later')).statusCode).toBe(200);
+    const stale = await signIn(t.app, 'boss@example.test', 'from-the-env');
+    expect(stale.json().error.code).toBe('invalid_credentials');
+    // The database was not empty, so no demo accounts appeared.
+    expect(await t.app.accounts.findByEmail('nova@canto.local')).toBeNull();
+    // Idempotent across restarts.
+    expect(await t.run()).toEqual({ admin: 'promoted', demo: null });
+  });
+});
+
+describe('ADMIN_EMAIL on a fresh database with demo content', () => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.db.drop();
+  });
+
+  it('creates the admin from the environment and leaves out the demo admin', async () => {
+    t = await setup('pglite', { DEMO: '1', ADMIN_EMAIL: 'root@example.test', ADMIN_PASSWORD: 'root-password' });
+    const result = await t.run();
+    expect(result.admin).toBe('created');
+    expect(result.demo?.accounts.map((a) => a.email)).not.toContain(DEMO_ADMIN_EMAIL);
+    expect(result.demo?.accounts).toHaveLength(6);
+    const admin = await t.app.accounts.findByEmail('root@example.test');
+    expect(await createRolesRepository(t.db.database.db).rolesOf(admin!.userId)).toEqual(['admin']);
+    expect((await signIn(t.app, 'root@example.test', 'root-password')).statusCode).toBe(200);
+    expect(t.printed[0]).not.toContain(DEMO_ADMIN_EMAIL);
+  }, 120_000);
+});
