@@ -22,6 +22,6 @@ export async function signUp(
   return { res, payload };
 }
 
-export function cookieOf(res: { cookies: Array<{ name: string; value: string }> }, name: string) {
+export function cookieOf<C extends { name: string }>(res: { cookies: C[] }, name: string): C | undefined {
   return res.cookies.find((c) => c.name === name);
 }

@@ -1,0 +1,220 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { dbKinds } from '../helpers/test-db.ts';
+import { useTestApp } from '../helpers/test-app.ts';
+import { cookieOf, signUp } from './auth-helpers.ts';
+
+// Rows through the query builder's raw SQL; count(*) is cast so both drivers return numbers.
+async function rows<T>(ctx: ReturnType<typeof useTestApp>, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await ctx.db.database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) => {
+  const ctx = useTestApp(kind);
+
+  describe('session', () => {
+    it('answers GET /session with the cookie and with a Bearer token, 401 without', async () => {
+      const { res } = await signUp(ctx.app, { display_name: 'Session User' });
+      const { access_token, expires_at, user } = res.json();
+      const byCookie = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(byCookie.statusCode).toBe(200);
+      expect(byCookie.json()).toEqual({ user, aal: 'aal1', next_aal: 'aal1', expires_at });
+      const byBearer = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(byBearer.json()).toEqual(byCookie.json());
+      const user2 = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${access_token}` } });
+      expect(user2.json()).toEqual(user);
+      const none = await ctx.app.inject({ method: 'GET', url: '/api/auth/session' });
+      expect(none.statusCode).toBe(401);
+      const forged = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token.slice(0, -4)}AAAA` },
+      });
+      expect(forged.statusCode).toBe(401);
+    });
+
+    it('reads roles afresh, so an approval shows on the next load', async () => {
+      const { res } = await signUp(ctx.app, { is_artist: true });
+      const { access_token, user } = res.json();
+      await ctx.db.database.db.execute(
+        sql`update user_roles set role = 'artist' where user_id = ${user.id} and role = 'pending_artist'`,
+      );
+      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(session.json().user.roles).toEqual(['artist']);
+    });
+
+    it('reports next_aal aal2 when the user has a verified factor', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, user } = res.json();
+      await ctx.db.database.db.execute(
+        sql`insert into mfa_factors (user_id, factor_type, status, friendly_name) values (${user.id}, 'totp', 'verified', 'phone')`,
+      );
+      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      expect(session.json()).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
+    });
+
+    it('stops accepting an access token after its 15 minutes', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token } = res.json();
+      const headers = { authorization: `Bearer ${access_token}` };
+      ctx.clock.advance(14 * 60_000);
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(200);
+      ctx.clock.advance(60_000);
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(401);
+    });
+  });
+
+  describe('sign-out', () => {
+    it('revokes the session: the old access token and the refresh token stop working', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, refresh_token } = res.json();
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        cookies: { canto_access: access_token, canto_refresh: refresh_token },
+      });
+      expect(out.statusCode).toBe(204);
+      expect(cookieOf(out, 'canto_access')).toMatchObject({ value: '', path: '/' });
+      expect(cookieOf(out, 'canto_refresh')).toMatchObject({ value: '', path: '/api/auth' });
+      const session = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(session.statusCode).toBe(401);
+      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+      expect(refresh.statusCode).toBe(401);
+      const revoked = await rows<{ revoked_reason: string }>(
+        ctx,
+        sql`select revoked_reason from sessions where user_id = ${res.json().user.id}`,
+      );
+      expect(revoked).toEqual([{ revoked_reason: 'sign_out' }]);
+    });
+
+    it('revokes by the refresh cookie alone once the access token has expired', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, refresh_token } = res.json();
+      ctx.clock.advance(16 * 60_000);
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        cookies: { canto_access: access_token, canto_refresh: refresh_token },
+      });
+      expect(out.statusCode).toBe(204);
+      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: refresh_token } });
+      expect(refresh.statusCode).toBe(401);
+    });
+
+    it('is idempotent without any credential', async () => {
+      const out = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-out' });
+      expect(out.statusCode).toBe(204);
+    });
+  });
+
+  describe('refresh', () => {
+    it('rotates: the cookie gives a new pair in the same session, the old access token stays valid', async () => {
+      const { res } = await signUp(ctx.app);
+      const first = res.json();
+      ctx.clock.advance(1000);
+      const r = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: {},
+        cookies: { canto_refresh: first.refresh_token },
+      });
+      expect(r.statusCode).toBe(200);
+      const second = r.json();
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+      expect(second.access_token).not.toBe(first.access_token);
+      expect(second.user).toEqual(first.user);
+      expect(cookieOf(r, 'canto_refresh')?.value).toBe(second.refresh_token);
+      const sids = await rows<{ n: number }>(
+        ctx,
+        sql`select count(distinct session_id)::int as n from refresh_tokens rt join sessions s on s.id = rt.session_id where s.user_id = ${first.user.id}`,
+      );
+      expect(sids[0]!.n).toBe(1);
+      const third = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: second.refresh_token } });
+      expect(third.statusCode).toBe(200);
+    });
+
+    it('accepts a refresh with no body at all (API clients)', async () => {
+      const { res } = await signUp(ctx.app);
+      const r = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: res.json().refresh_token } });
+      expect(r.statusCode).toBe(200);
+    });
+
+    it('treats a second use of a token as reuse: 401 and the whole family dies', async () => {
+      const { res } = await signUp(ctx.app);
+      const old = res.json().refresh_token;
+      const rotated = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      const fresh = rotated.json();
+      const reuse = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().error.code).toBe('auth_refresh_reused');
+      const next = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: fresh.refresh_token } });
+      expect(next.statusCode).toBe(401);
+      expect(next.json().error.code).toBe('auth_session_expired');
+      const access = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { authorization: `Bearer ${fresh.access_token}` },
+      });
+      expect(access.statusCode).toBe(401);
+    });
+
+    it('refuses an unknown token, no token, and a session idle for 30 days', async () => {
+      const unknown = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'nope' } });
+      expect(unknown.statusCode).toBe(401);
+      const none = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} });
+      expect(none.statusCode).toBe(401);
+      const { res } = await signUp(ctx.app);
+      ctx.clock.advance(30 * 24 * 3600_000 + 1000);
+      const stale = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: res.json().refresh_token } });
+      expect(stale.statusCode).toBe(401);
+      expect(stale.json().error.code).toBe('auth_session_expired');
+    });
+  });
+
+  describe('JWKS', () => {
+    it('publishes public keys that verify an issued access token', async () => {
+      const { res } = await signUp(ctx.app);
+      const { access_token, user } = res.json();
+      for (const url of ['/api/auth/jwks.json', '/.well-known/jwks.json']) {
+        const jwks = await ctx.app.inject({ method: 'GET', url });
+        expect(jwks.statusCode).toBe(200);
+        const doc = jwks.json();
+        expect(doc.keys.length).toBeGreaterThan(0);
+        for (const key of doc.keys) {
+          expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+          expect(key.d).toBeUndefined();
+        }
+        const { payload, protectedHeader } = await jwtVerify(access_token, createLocalJWKSet(doc), {
+          issuer: ctx.env.publicUrl,
+          currentDate: ctx.clock.now(),
+        });
+        expect(protectedHeader.alg).toBe('ES256');
+        expect(protectedHeader.kid).toBe(doc.keys[0].kid);
+        expect(payload).toMatchObject({ sub: user.id, aal: 'aal1' });
+        expect(typeof payload.sid).toBe('string');
+        expect(payload.exp! - payload.iat!).toBe(900);
+      }
+    });
+
+    it('keeps the private key sealed in the database', async () => {
+      const keys = await rows<{ private_jwk_encrypted: string; public_jwk: string }>(
+        ctx,
+        sql`select private_jwk_encrypted, public_jwk from signing_keys`,
+      );
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.private_jwk_encrypted).toMatch(/^v1\./);
+      expect(keys[0]!.private_jwk_encrypted).not.toContain('"d"');
+      expect(JSON.parse(keys[0]!.public_jwk).d).toBeUndefined();
+    });
+  });
+});
