@@ -1,4 +1,4 @@
-import type { RolesRepository } from '../db/repositories/roles.repository.ts';
+import type { ArtistRequestsRepository } from '../db/repositories/artist-requests.repository.ts';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 import type { ArtistRequest } from '../../contracts/admin.contract.ts';
 
@@ -6,10 +6,10 @@ export type ArtistApprovalService = ReturnType<typeof createArtistApprovalServic
 
 const noRequest = () => new AppError(ErrorCode.notFound, 'No pending artist request for this user');
 
-export function createArtistApprovalService({ roles }: { roles: RolesRepository }) {
+export function createArtistApprovalService({ requests }: { requests: ArtistRequestsRepository }) {
   return {
     async pending(): Promise<ArtistRequest[]> {
-      const rows = await roles.pendingArtists();
+      const rows = await requests.pending();
       return rows.map((r) => ({
         user_id: r.userId,
         display_name: r.displayName,
@@ -17,14 +17,23 @@ export function createArtistApprovalService({ roles }: { roles: RolesRepository 
       }));
     },
 
-    /** approve_artist: replaces pending_artist by artist, only for a pending request. */
+    /** approve_artist: replaces pending_artist by artist and tells the user (product.md §2). */
     async approve(userId: string): Promise<void> {
-      if (!(await roles.replace(userId, 'pending_artist', 'artist'))) throw noRequest();
+      const ok = await requests.approve(userId, {
+        title: 'Artist request approved',
+        message: 'You can now upload music and podcasts.',
+        link: '/upload',
+      });
+      if (!ok) throw noRequest();
     },
 
-    /** Reject deletes the pending_artist row (spec §4). */
     async reject(userId: string): Promise<void> {
-      if (!(await roles.revoke(userId, 'pending_artist'))) throw noRequest();
+      const ok = await requests.reject(userId, {
+        title: 'Artist request declined',
+        message: 'An admin declined your artist request. You can keep listening as before.',
+        link: null,
+      });
+      if (!ok) throw noRequest();
     },
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { profiles, userRoles } from '../schema/index.ts';
+import { userRoles } from '../schema/index.ts';
 import type { Role } from '../../../contracts/auth.contract.ts';
 
 export type RolesRepository = ReturnType<typeof createRolesRepository>;
@@ -26,24 +26,5 @@ export function createRolesRepository(db: Db) {
 
     /** Returns whether a row was removed. */
     revoke: (userId: string, role: Role) => revoke(db, userId, role),
-
-    /** Replaces one role by another atomically; false when `from` was not held. */
-    async replace(userId: string, from: Role, to: Role): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        if (!(await revoke(tx as unknown as Db, userId, from))) return false;
-        await tx.insert(userRoles).values({ userId, role: to }).onConflictDoNothing();
-        return true;
-      });
-    },
-
-    /** Pending artist requests, oldest first, with the requester's display name. */
-    async pendingArtists() {
-      return db
-        .select({ userId: userRoles.userId, displayName: profiles.displayName, requestedAt: userRoles.createdAt })
-        .from(userRoles)
-        .leftJoin(profiles, eq(profiles.userId, userRoles.userId))
-        .where(eq(userRoles.role, 'pending_artist'))
-        .orderBy(asc(userRoles.createdAt));
-    },
   };
 }
