@@ -157,6 +157,8 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       const reuse = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
       expect(reuse.statusCode).toBe(401);
       expect(reuse.json().error.code).toBe('auth_refresh_reused');
+      // A dead refresh token is dropped from the browser with the answer.
+      expect(cookieOf(reuse, 'canto_refresh')).toMatchObject({ value: '', path: '/api/auth' });
       const next = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: fresh.refresh_token } });
       expect(next.statusCode).toBe(401);
       expect(next.json().error.code).toBe('auth_session_expired');

@@ -77,7 +77,6 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
   const recovery = createRecoveryService({
     users,
     tokens: createAuthTokensRepository(db),
-    sessions,
     mailer,
     publicUrl: env.publicUrl,
     clock,

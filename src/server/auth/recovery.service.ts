@@ -4,7 +4,6 @@ import type { Clock } from '../app.ts';
 import type { AuthTokensRepository, AuthTokenKind } from '../db/repositories/auth-tokens.repository.ts';
 import type { UsersRepository } from '../db/repositories/users.repository.ts';
 import type { Mailer } from '../services/mailer.ts';
-import type { SessionsService } from './sessions.service.ts';
 import { hashPassword } from './passwords.ts';
 import { newOpaqueToken, tokenHash } from './tokens.ts';
 
@@ -17,7 +16,6 @@ const lifetime: Record<AuthTokenKind, number> = { password_reset: HOUR, email_ve
 export function createRecoveryService(deps: {
   users: UsersRepository;
   tokens: AuthTokensRepository;
-  sessions: SessionsService;
   mailer: Mailer;
   publicUrl: string;
   clock: Clock;
@@ -54,16 +52,11 @@ export function createRecoveryService(deps: {
       );
     },
 
-    /** Sets the new password, spends the token and signs the user out everywhere. */
+    /** Sets the new password, spends the token and signs the user out everywhere, atomically. */
     async resetPassword(token: string, password: string): Promise<void> {
       const passwordHash = await hashPassword(password);
-      const now = clock.now();
-      const spent = await tokens.consume({ kind: 'password_reset', tokenHash: tokenHash(token), now });
-      if (!spent) throw new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
-      await users.setPasswordHash(spent.userId, passwordHash);
-      // The link reached the mailbox, which proves the address as well.
-      await users.markEmailVerified(spent.userId, now);
-      await deps.sessions.revokeAllForUser(spent.userId, 'password_reset');
+      const done = await tokens.resetPassword({ tokenHash: tokenHash(token), passwordHash, now: clock.now() });
+      if (!done) throw new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
     },
 
     /** Only with real mail (SMTP_URL); without it verification is off and nothing is sent. */

@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { authTokens } from '../schema/index.ts';
+import { authTokens, sessions, users } from '../schema/index.ts';
 
 export type AuthTokensRepository = ReturnType<typeof createAuthTokensRepository>;
 export type AuthTokenKind = 'email_verification' | 'password_reset';
@@ -33,6 +33,33 @@ export function createAuthTokensRepository(db: Db) {
         )
         .returning({ userId: authTokens.userId });
       return row ?? null;
+    },
+
+    /**
+     * Spends a password-reset token, sets the new hash, marks the email verified (the link
+     * reached the mailbox) and revokes every session — all or nothing. Null for a bad token.
+     */
+    async resetPassword(input: { tokenHash: string; passwordHash: string; now: Date }): Promise<{ userId: string } | null> {
+      return db.transaction(async (tx) => {
+        const spent = await createAuthTokensRepository(tx as unknown as Db).consume({
+          kind: 'password_reset',
+          tokenHash: input.tokenHash,
+          now: input.now,
+        });
+        if (!spent) return null;
+        await tx
+          .update(users)
+          .set({
+            passwordHash: input.passwordHash,
+            emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${input.now.toISOString()}::timestamptz)`,
+          })
+          .where(eq(users.id, spent.userId));
+        await tx
+          .update(sessions)
+          .set({ revokedAt: input.now, revokedReason: 'password_reset' })
+          .where(and(eq(sessions.userId, spent.userId), isNull(sessions.revokedAt)));
+        return spent;
+      });
     },
   };
 }
