@@ -35,8 +35,8 @@ export async function makeUser(
   };
 }
 
-/** A real 16-bit PCM mono WAV: a 440 Hz tone of `seconds`. */
-export function makeWav(seconds: number, sampleRate = 8000): Buffer {
+/** A real 16-bit PCM mono WAV: a 440 Hz tone of `seconds`, with an optional RIFF INFO title tag. */
+export function makeWav(seconds: number, sampleRate = 8000, tagTitle?: string): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) {
@@ -56,7 +56,21 @@ export function makeWav(seconds: number, sampleRate = 8000): Buffer {
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'latin1');
   header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  if (!tagTitle) return Buffer.concat([header, data]);
+  // LIST/INFO with INAM (title), padded to an even length as RIFF requires.
+  let name = Buffer.from(`${tagTitle}\0`, 'latin1');
+  if (name.length % 2) name = Buffer.concat([name, Buffer.alloc(1)]);
+  const inam = Buffer.concat([Buffer.from('INAM', 'latin1'), u32(name.length), name]);
+  const list = Buffer.concat([Buffer.from('LIST', 'latin1'), u32(4 + inam.length), Buffer.from('INFO', 'latin1'), inam]);
+  const wav = Buffer.concat([header, data, list]);
+  wav.writeUInt32LE(wav.length - 8, 4);
+  return wav;
+}
+
+function u32(n: number) {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
 }
 
 export async function makePng(width = 1600, height = 1200): Promise<Buffer> {

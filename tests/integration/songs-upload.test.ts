@@ -120,6 +120,16 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     expect(fs.existsSync(path.join(ctx.env.dataDir, 'etc'))).toBe(false);
   });
 
+  it("defaults the title to the file's tag title first, and a blank title counts as none", async () => {
+    const tagged = makeWav(1, 8000, 'Tagged Title');
+    const res = await upload([
+      { name: 'title', value: '   ' },
+      { name: 'file', filename: 'file-name.wav', data: tagged },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ title: 'Tagged Title', duration: 1 });
+  });
+
   it('accepts a title of exactly 200 characters', async () => {
     const title = 't'.repeat(200);
     const res = await upload([
