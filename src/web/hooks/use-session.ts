@@ -38,6 +38,8 @@ export function useSession(): SessionState {
     queryKey: sessionKey,
     queryFn: fetchSession,
     staleTime: 60_000,
+    // Roles can change elsewhere (an admin approves an artist): recheck when the tab returns.
+    refetchOnWindowFocus: (q) => q.state.data != null,
     // A network hiccup is retried; a definite answer from the server is not.
     retry: (count, e) => !(isApiError(e) && e.status > 0 && e.status < 500) && count < 2,
   });
