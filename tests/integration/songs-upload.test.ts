@@ -149,6 +149,20 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     );
   });
 
+  it('treats an empty file part (a form with no file chosen) as a missing file', async () => {
+    await expectRefused(
+      () =>
+        upload([
+          { name: 'title', value: 'Nothing chosen' },
+          { name: 'file', filename: '', data: Buffer.alloc(0) },
+          { name: 'cover', filename: '', data: Buffer.alloc(0) },
+        ]),
+      400,
+      'validation_failed',
+      'Please select a music file to upload',
+    );
+  });
+
   it('refuses a 201-character title, whichever side of the file it arrives', async () => {
     const title = 'x'.repeat(201);
     for (const parts of [

@@ -46,7 +46,8 @@ class AudioGate extends Transform {
   }
 
   override _flush(callback: TransformCallback) {
-    callback(this.container ? null : this.decide());
+    // Zero bytes is "no file chosen" (a form's empty file input), decided by the caller.
+    callback(this.container || this.bytes === 0 ? null : this.decide());
   }
 
   private decide(): AppError | null {
@@ -61,11 +62,13 @@ export type ReceivedAudio = { path: string; size: number; container: AudioContai
 /**
  * Streams an audio part into `tempPath` while counting and sniffing; never holds the file
  * in memory. `truncated` reports a cut made by the multipart parser's own size limit.
+ * Null for an empty part: a form sends one when no file was chosen.
  */
-export async function receiveAudio(source: Readable, tempPath: string, truncated: () => boolean): Promise<ReceivedAudio> {
+export async function receiveAudio(source: Readable, tempPath: string, truncated: () => boolean): Promise<ReceivedAudio | null> {
   const gate = new AudioGate(songLimits.audioMaxBytes);
-  await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'wx' }));
+  await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'w' }));
   if (truncated()) throw audioTooLarge();
+  if (gate.bytes === 0) return null;
   return { path: tempPath, size: gate.bytes, container: gate.container! };
 }
 

@@ -153,7 +153,7 @@ export function createSongsService(deps: SongsServiceDeps) {
           }
           if (part.name === 'file' && !audio) {
             const received = await receiveAudio(part.stream, tempPath, part.truncated);
-            audio = { ...received, filename: part.filename };
+            if (received) audio = { ...received, filename: part.filename };
           } else if (part.name === 'cover' && !coverInput) {
             coverInput = await receiveCover(part.stream, part.truncated);
           } else {
