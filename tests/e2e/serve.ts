@@ -22,6 +22,9 @@ const child = spawn(tsx, ['src/server/main.ts'], {
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // No external catalogue: a closed local port fails at once, so home stays empty and
+    // journeys never depend on the internet.
+    CATALOGUE_URL: 'http://127.0.0.1:9',
   },
 });
 
