@@ -119,10 +119,10 @@ describe.each(dbKinds)('artist approval on %s', (kind) => {
     await ctx.app.inject({ method: 'POST', url: `/api/admin/artist-requests/${approved.id}/approve`, headers: bearer(a.token) });
     await ctx.app.inject({ method: 'POST', url: `/api/admin/artist-requests/${rejected.id}/reject`, headers: bearer(a.token) });
     const { sql } = await import('drizzle-orm');
-    const rows = await ctx.db.database.db.execute(
+    const result = (await ctx.db.database.db.execute(
       sql`select user_id, type from notifications where user_id in (${approved.id}, ${rejected.id}) order by type`,
-    );
-    expect(rows.rows).toEqual([
+    )) as unknown as { rows: unknown[] };
+    expect(result.rows).toEqual([
       { user_id: approved.id, type: 'artist_approved' },
       { user_id: rejected.id, type: 'artist_rejected' },
     ]);

@@ -48,6 +48,19 @@ function defaultAccess(url: string): Access | undefined {
   return undefined;
 }
 
+async function enforce(request: FastifyRequest) {
+  // Only the not-found handler has no policy (every route is checked at onReady).
+  const access = request.routeOptions.config.access;
+  if (!access || access === 'public') return;
+  if (!request.principal) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+  if (access === 'artist' && !(await request.roles()).includes('artist')) {
+    throw new AppError(ErrorCode.forbidden, 'Artist role required');
+  }
+  if (access === 'admin' && !(await request.roles()).includes('admin')) {
+    throw new AppError(ErrorCode.forbidden, 'Admin role required');
+  }
+}
+
 export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
   const policies: RoutePolicy[] = [];
   app.decorate('routePolicies', policies);
@@ -77,19 +90,9 @@ export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
       if (!p) return Promise.resolve([]);
       return (cached ??= hooks.rolesOf(p.userId));
     };
-  });
-
-  app.addHook('preHandler', async (request) => {
-    // Only the not-found handler has no policy (every route is checked at onReady).
-    const access = request.routeOptions.config.access;
-    if (!access || access === 'public') return;
-    if (!request.principal) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
-    if (access === 'artist' && !(await request.roles()).includes('artist')) {
-      throw new AppError(ErrorCode.forbidden, 'Artist role required');
-    }
-    if (access === 'admin' && !(await request.roles()).includes('admin')) {
-      throw new AppError(ErrorCode.forbidden, 'Admin role required');
-    }
+    // Enforced here, before the body is parsed or validated: a caller without access learns
+    // nothing about input rules and costs no parsing.
+    await enforce(request);
   });
 }
 
