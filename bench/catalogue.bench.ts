@@ -23,7 +23,10 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type App } from '../src/server/app.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
-import { createSongsRepository, type SongSort } from '../src/server/db/repositories/songs.repository.ts';
+import {
+  createSongsRepository,
+  type SongSort,
+} from '../src/server/db/repositories/songs.repository.ts';
 import { parseEnv } from '../src/server/env.ts';
 
 export type BenchRow = { name: string; value: number; baseline: number; ratio: number };
@@ -31,7 +34,10 @@ type Log = (line: string) => void;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const MB = 1024 * 1024;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
 
 function row(name: string, value: number, baseline: number, better: 'higher' | 'lower'): BenchRow {
   const ratio = better === 'higher' ? value / baseline : baseline / value;
@@ -47,13 +53,50 @@ function percentile(xs: number[], p: number) {
 // Data
 
 const WORDS = [
-  'Midnight', 'Golden', 'Electric', 'Summer', 'Broken', 'Silver', 'Neon', 'Wild', 'Velvet', 'Crystal',
-  'Ocean', 'Fire', 'Shadow', 'Echo', 'Paper', 'Northern', 'Lonely', 'Sweet', 'Rising', 'Falling',
-  'Heart', 'River', 'Dream', 'City', 'Lights', 'Rain', 'Highway', 'Moon', 'Stars', 'Road',
-  'Love', 'Thunder', 'Garden', 'Mirror', 'Storm', 'Sky', 'Wave', 'Ghost', 'Diamond', 'Sunset',
+  'Midnight',
+  'Golden',
+  'Electric',
+  'Summer',
+  'Broken',
+  'Silver',
+  'Neon',
+  'Wild',
+  'Velvet',
+  'Crystal',
+  'Ocean',
+  'Fire',
+  'Shadow',
+  'Echo',
+  'Paper',
+  'Northern',
+  'Lonely',
+  'Sweet',
+  'Rising',
+  'Falling',
+  'Heart',
+  'River',
+  'Dream',
+  'City',
+  'Lights',
+  'Rain',
+  'Highway',
+  'Moon',
+  'Stars',
+  'Road',
+  'Love',
+  'Thunder',
+  'Garden',
+  'Mirror',
+  'Storm',
+  'Sky',
+  'Wave',
+  'Ghost',
+  'Diamond',
+  'Sunset',
 ];
 const GENRES = ['Pop', 'Rock', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Country'];
-const arr = (xs: string[]) => sql.raw(`array[${xs.map((w) => `'${w.replace(/'/g, "''")}'`).join(',')}]`);
+const arr = (xs: string[]) =>
+  sql.raw(`array[${xs.map((w) => `'${w.replace(/'/g, "''")}'`).join(',')}]`);
 
 /** Inserts songs `from`..`to` (1-based) in one INSERT … SELECT generate_series: titles of 2–3 words. */
 async function bulkInsert(database: Database, from: number, to: number) {
@@ -73,7 +116,9 @@ async function bulkInsert(database: Database, from: number, to: number) {
 }
 
 async function countSongs(database: Database) {
-  const r = (await database.db.execute(sql`select count(*)::int as n from songs`)) as unknown as { rows: Array<{ n: number }> };
+  const r = (await database.db.execute(sql`select count(*)::int as n from songs`)) as unknown as {
+    rows: Array<{ n: number }>;
+  };
   return r.rows[0]!.n;
 }
 
@@ -96,20 +141,28 @@ async function searchLatency(database: Database, iterations: number) {
   const one = async () => database.db.execute(sql`select 1`);
   for (let i = 0; i < 10; i++) {
     await one();
-    for (const q of QUERIES) await repo.search({ query: q.q, genre: q.genre, sort: q.sort, limit: 20 });
+    for (const q of QUERIES)
+      await repo.search({ query: q.q, genre: q.genre, sort: q.sort, limit: 20 });
   }
   const search: number[] = [];
   const base: number[] = [];
+  const perQuery = new Map<string, number[]>();
   for (let i = 0; i < iterations; i++) {
     const q = QUERIES[i % QUERIES.length]!;
     let t = performance.now();
     await repo.search({ query: q.q, genre: q.genre, sort: q.sort, limit: 20 });
-    search.push(performance.now() - t);
+    const ms = performance.now() - t;
+    search.push(ms);
+    const label = `'${q.q}' ${q.sort}${q.genre ? ` genre=${q.genre}` : ''}`;
+    perQuery.set(label, [...(perQuery.get(label) ?? []), ms]);
     t = performance.now();
     await one();
     base.push(performance.now() - t);
   }
   return {
+    perQuery: [...perQuery]
+      .map(([label, ms]) => `${label} ${round(percentile(ms, 50))} ms`)
+      .join(', '),
     p50: percentile(search, 50),
     p95: percentile(search, 95),
     baseP50: percentile(base, 50),
@@ -120,7 +173,10 @@ async function searchLatency(database: Database, iterations: number) {
 // ---------------------------------------------------------------------------------------
 // A real listening app
 
-async function startApp(database: Database, dataDir: string): Promise<{ app: App; url: string; token: string; userId: string }> {
+async function startApp(
+  database: Database,
+  dataDir: string,
+): Promise<{ app: App; url: string; token: string; userId: string }> {
   const env = parseEnv({
     DATA_DIR: dataDir,
     SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
@@ -137,25 +193,39 @@ async function startApp(database: Database, dataDir: string): Promise<{ app: App
   const res = await fetch(`${url}/api/auth/sign-up`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${crypto.randomUUID()}@example.com`, password: 'bench-pass', display_name: 'Bench User' }),
+    body: JSON.stringify({
+      email: `bench-${crypto.randomUUID()}@example.com`,
+      password: 'bench-pass',
+      display_name: 'Bench User',
+    }),
   });
-  if (res.status !== 201) throw new Error(`bench sign-up failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`bench sign-up failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { access_token: string; user: { id: string } };
   return { app, url, token: body.access_token, userId: body.user.id };
 }
 
 async function rps(url: string, token: string, seconds: number) {
-  const result = await autocannon({ url, connections: 10, duration: seconds, headers: { authorization: `Bearer ${token}` } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`autocannon ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`autocannon ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
 async function homeRps(database: Database, dataDir: string, seconds: number, log: Log) {
   const { app, url, token } = await startApp(database, dataDir);
   try {
-    const home = await fetch(`${url}/api/songs/home`, { headers: { authorization: `Bearer ${token}` } });
+    const home = await fetch(`${url}/api/songs/home`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = (await home.json()) as { recent: unknown[]; popular: unknown[] };
-    if (home.status !== 200 || body.recent.length !== 6 || body.popular.length !== 6) throw new Error('home is not answering 6+6');
+    if (home.status !== 200 || body.recent.length !== 6 || body.popular.length !== 6)
+      throw new Error('home is not answering 6+6');
     await rps(`${url}/api/health`, token, 1);
     await rps(`${url}/api/songs/home`, token, 1);
     const health = await rps(`${url}/api/health`, token, seconds);
@@ -190,7 +260,8 @@ function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
     h.writeUInt32LE(dataBytes, 40);
     yield h;
     const chunk = Buffer.alloc(64 * 1024);
-    for (let i = 0; i < chunk.length; i += 2) chunk.writeInt16LE(Math.round(Math.sin(i / 20) * 8000), i);
+    for (let i = 0; i < chunk.length; i += 2)
+      chunk.writeInt16LE(Math.round(Math.sin(i / 20) * 8000), i);
     let left = dataBytes;
     while (left > 0) {
       const n = Math.min(left, chunk.length);
@@ -203,7 +274,9 @@ function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
 function multipartStream(fileName: string, file: () => AsyncGenerator<Buffer>) {
   const boundary = `----canto-bench-${crypto.randomUUID()}`;
   async function* body() {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBench upload\r\n`);
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBench upload\r\n`,
+    );
     yield Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
     );
@@ -233,7 +306,9 @@ async function uploadMemory(log: Log) {
   await database.migrate();
   const { app, url, token, userId } = await startApp(database, dataDir);
   try {
-    await database.db.execute(sql`insert into user_roles (user_id, role) values (${userId}, 'artist')`);
+    await database.db.execute(
+      sql`insert into user_roles (user_id, role) values (${userId}, 'artist')`,
+    );
     // Warm-up: loads the parser, sharp and the multipart code before idle is measured.
     await uploadOnce(url, token, 1 * MB);
     global.gc?.();
@@ -253,8 +328,11 @@ async function uploadMemory(log: Log) {
     }
     const seconds = (performance.now() - started) / 1000;
     const expected = (size - 44) / 88200;
-    if (Math.abs(song.duration - expected) > 0.01) throw new Error(`duration ${song.duration}, expected ${expected}`);
-    log(`  100 MB upload in ${round(seconds)} s (${round(100 / seconds)} MB/s); idle RSS ${round(idle / MB)} MB, peak ${round(peak / MB)} MB`);
+    if (Math.abs(song.duration - expected) > 0.01)
+      throw new Error(`duration ${song.duration}, expected ${expected}`);
+    log(
+      `  100 MB upload in ${round(seconds)} s (${round(100 / seconds)} MB/s); idle RSS ${round(idle / MB)} MB, peak ${round(peak / MB)} MB`,
+    );
     return { aboveIdleMb: (peak - idle) / MB, seconds };
   } finally {
     await app.close();
@@ -313,18 +391,44 @@ async function engineBench(
   const rows: BenchRow[] = [];
   let t = performance.now();
   await bulkInsert(database, 1, sizes.home);
-  log(`  ${label}: inserted ${sizes.home.toLocaleString()} songs in ${round((performance.now() - t) / 1000)} s`);
+  log(
+    `  ${label}: inserted ${sizes.home.toLocaleString()} songs in ${round((performance.now() - t) / 1000)} s`,
+  );
   const home = await homeRps(database, dataDir, options.seconds, log);
-  rows.push(row(`${label}: GET /api/songs/home at ${sizes.home.toLocaleString()} songs (req/s, vs /api/health)`, home.home, home.health, 'higher'));
+  rows.push(
+    row(
+      `${label}: GET /api/songs/home at ${sizes.home.toLocaleString()} songs (req/s, vs /api/health)`,
+      home.home,
+      home.health,
+      'higher',
+    ),
+  );
 
   t = performance.now();
   if (sizes.search > sizes.home) await bulkInsert(database, sizes.home + 1, sizes.search);
   const n = await countSongs(database);
   log(`  ${label}: ${n.toLocaleString()} songs (${round((performance.now() - t) / 1000)} s more)`);
   const s = await searchLatency(database, options.iterations);
-  log(`  ${label}: search p50 ${round(s.p50)} ms, p95 ${round(s.p95)} ms; SELECT 1 p50 ${round(s.baseP50)} ms, p95 ${round(s.baseP95)} ms`);
-  rows.push(row(`${label}: search p50 at ${n.toLocaleString()} songs (ms, vs SELECT 1)`, s.p50, s.baseP50, 'lower'));
-  rows.push(row(`${label}: search p95 at ${n.toLocaleString()} songs (ms, vs SELECT 1 p95)`, s.p95, s.baseP95, 'lower'));
+  log(
+    `  ${label}: search p50 ${round(s.p50)} ms, p95 ${round(s.p95)} ms; SELECT 1 p50 ${round(s.baseP50)} ms, p95 ${round(s.baseP95)} ms`,
+  );
+  log(`  ${label}: median per query: ${s.perQuery}`);
+  rows.push(
+    row(
+      `${label}: search p50 at ${n.toLocaleString()} songs (ms, vs SELECT 1)`,
+      s.p50,
+      s.baseP50,
+      'lower',
+    ),
+  );
+  rows.push(
+    row(
+      `${label}: search p95 at ${n.toLocaleString()} songs (ms, vs SELECT 1 p95)`,
+      s.p95,
+      s.baseP95,
+      'lower',
+    ),
+  );
   return rows;
 }
 
@@ -351,7 +455,9 @@ export async function catalogueBench(options: CatalogueBenchOptions = {}): Promi
   if (!skip.has('upload')) {
     log('upload: 100 MB WAV through a listening app…');
     const up = await uploadMemory(log);
-    rows.push(row('upload 100 MB: peak RSS above idle (MB, vs 80 MB target)', up.aboveIdleMb, 80, 'lower'));
+    rows.push(
+      row('upload 100 MB: peak RSS above idle (MB, vs 80 MB target)', up.aboveIdleMb, 80, 'lower'),
+    );
   }
 
   if (!skip.has('postgres')) {
@@ -361,7 +467,14 @@ export async function catalogueBench(options: CatalogueBenchOptions = {}): Promi
       try {
         rows.push(
           ...(await withBenchPostgres((db) =>
-            engineBench('postgres', db, dataDir, { home: homeSongs, search: options.postgresSongs ?? 1_000_000 }, common, log),
+            engineBench(
+              'postgres',
+              db,
+              dataDir,
+              { home: homeSongs, search: options.postgresSongs ?? 1_000_000 },
+              common,
+              log,
+            ),
           )),
         );
       } finally {
@@ -376,7 +489,16 @@ export async function catalogueBench(options: CatalogueBenchOptions = {}): Promi
     const database = await openPglite(path.join(dataDir, 'db'));
     try {
       await database.migrate();
-      rows.push(...(await engineBench('pglite', database, dataDir, { home: homeSongs, search: options.pgliteSongs ?? 200_000 }, common, log)));
+      rows.push(
+        ...(await engineBench(
+          'pglite',
+          database,
+          dataDir,
+          { home: homeSongs, search: options.pgliteSongs ?? 200_000 },
+          common,
+          log,
+        )),
+      );
     } finally {
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -392,7 +514,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     postgresSongs: num('CATALOGUE_BENCH_PG_SONGS'),
     pgliteSongs: num('CATALOGUE_BENCH_PGLITE_SONGS'),
     homeSongs: num('CATALOGUE_BENCH_HOME_SONGS'),
-    skip: (process.env.CATALOGUE_BENCH_SKIP?.split(',').filter(Boolean) ?? []) as CatalogueBenchOptions['skip'],
+    skip: (process.env.CATALOGUE_BENCH_SKIP?.split(',').filter(Boolean) ??
+      []) as CatalogueBenchOptions['skip'],
   });
   console.table(rows);
 }

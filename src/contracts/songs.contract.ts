@@ -92,4 +92,9 @@ export const songEditBody = z
 export type SongEditBody = z.infer<typeof songEditBody>;
 
 /** Multipart field names of POST /api/songs and PUT /api/songs/:id/cover. */
-export const songUploadFields = { title: 'title', genre: 'genre', file: 'file', cover: 'cover' } as const;
+export const songUploadFields = {
+  title: 'title',
+  genre: 'genre',
+  file: 'file',
+  cover: 'cover',
+} as const;

@@ -6,7 +6,15 @@ import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import type { Storage } from '../../src/server/storage/storage.ts';
 import { createTestDatabase, dbKinds } from '../helpers/test-db.ts';
 import { TestClock, testEnv, type TestContext } from '../helpers/test-app.ts';
-import { makePng, makeUser, makeWav, multipart, rows, storedFiles, type TestUser } from './songs-helpers.ts';
+import {
+  makePng,
+  makeUser,
+  makeWav,
+  multipart,
+  rows,
+  storedFiles,
+  type TestUser,
+} from './songs-helpers.ts';
 
 // All or nothing (product.md §3): a failure after a file was stored must delete it again.
 describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
@@ -29,7 +37,13 @@ describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
         return local.put(bucket, key, source, options);
       },
     };
-    ctx.app = await buildApp({ env: ctx.env, database: ctx.db.database, clock: new TestClock(), logger: false, storage });
+    ctx.app = await buildApp({
+      env: ctx.env,
+      database: ctx.db.database,
+      clock: new TestClock(),
+      logger: false,
+      storage,
+    });
     await ctx.app.ready();
     artist = await makeUser(ctx, 'artist', 'Atomic Artist');
     // A row the database refuses after both files are stored: the insert itself fails.
@@ -54,7 +68,12 @@ describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
       { name: 'file', filename: 'a.wav', data: makeWav(1) },
       { name: 'cover', filename: 'c.png', data: await makePng(100, 100) },
     ]);
-    return ctx.app.inject({ method: 'POST', url: '/api/songs', headers: { ...headers, ...artist.headers }, payload });
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: { ...headers, ...artist.headers },
+      payload,
+    });
   };
   const count = async () => (await rows(ctx, sql`select 1 from songs`)).length;
 

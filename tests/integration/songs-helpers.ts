@@ -8,7 +8,12 @@ import sharp from 'sharp';
 import type { TestContext } from '../helpers/test-app.ts';
 import { signUp } from './auth-helpers.ts';
 
-export type TestUser = { userId: string; token: string; displayName: string; headers: { authorization: string } };
+export type TestUser = {
+  userId: string;
+  token: string;
+  displayName: string;
+  headers: { authorization: string };
+};
 
 export async function rows<T>(ctx: TestContext, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await ctx.db.database.db.execute(query)) as unknown as { rows: T[] };
@@ -21,11 +26,16 @@ export async function makeUser(
   role: 'listener' | 'artist' | 'pending_artist' = 'listener',
   displayName = 'Test User',
 ): Promise<TestUser> {
-  const { res } = await signUp(ctx.app, { display_name: displayName, is_artist: role === 'pending_artist' });
+  const { res } = await signUp(ctx.app, {
+    display_name: displayName,
+    is_artist: role === 'pending_artist',
+  });
   if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.body}`);
   const body = res.json();
   if (role === 'artist') {
-    await ctx.db.database.db.execute(sql`insert into user_roles (user_id, role) values (${body.user.id}, 'artist')`);
+    await ctx.db.database.db.execute(
+      sql`insert into user_roles (user_id, role) values (${body.user.id}, 'artist')`,
+    );
   }
   return {
     userId: body.user.id,
@@ -61,7 +71,12 @@ export function makeWav(seconds: number, sampleRate = 8000, tagTitle?: string): 
   let name = Buffer.from(`${tagTitle}\0`, 'latin1');
   if (name.length % 2) name = Buffer.concat([name, Buffer.alloc(1)]);
   const inam = Buffer.concat([Buffer.from('INAM', 'latin1'), u32(name.length), name]);
-  const list = Buffer.concat([Buffer.from('LIST', 'latin1'), u32(4 + inam.length), Buffer.from('INFO', 'latin1'), inam]);
+  const list = Buffer.concat([
+    Buffer.from('LIST', 'latin1'),
+    u32(4 + inam.length),
+    Buffer.from('INFO', 'latin1'),
+    inam,
+  ]);
   const wav = Buffer.concat([header, data, list]);
   wav.writeUInt32LE(wav.length - 8, 4);
   return wav;
@@ -82,7 +97,12 @@ export async function makePng(width = 1600, height = 1200): Promise<Buffer> {
 
 export type Part =
   | { name: string; value: string }
-  | { name: string; filename: string; contentType?: string; data: Buffer | (() => AsyncIterable<Buffer>) };
+  | {
+      name: string;
+      filename: string;
+      contentType?: string;
+      data: Buffer | (() => AsyncIterable<Buffer>);
+    };
 
 /**
  * A multipart/form-data body as a stream; file data may be a generator, so a 100 MB part
@@ -93,7 +113,9 @@ export function multipart(parts: Part[]): { headers: Record<string, string>; pay
   async function* body() {
     for (const p of parts) {
       if ('value' in p) {
-        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`);
+        yield Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`,
+        );
       } else {
         yield Buffer.from(
           `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\n` +
@@ -106,11 +128,17 @@ export function multipart(parts: Part[]): { headers: Record<string, string>; pay
     }
     yield Buffer.from(`--${boundary}--\r\n`);
   }
-  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Readable.from(body()) };
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Readable.from(body()),
+  };
 }
 
 /** `size` bytes of a WAV-looking stream, generated 64 kB at a time. */
-export function lazyBytes(size: number, head: Buffer = Buffer.alloc(0)): () => AsyncIterable<Buffer> {
+export function lazyBytes(
+  size: number,
+  head: Buffer = Buffer.alloc(0),
+): () => AsyncIterable<Buffer> {
   return async function* () {
     const chunk = Buffer.alloc(64 * 1024, 7);
     let left = size;

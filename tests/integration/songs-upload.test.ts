@@ -45,7 +45,12 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     Number((await rows<{ n: number }>(ctx, sql`select count(*)::int as n from songs`))[0]!.n);
 
   /** Runs a request that must fail and proves it left no row and no file behind. */
-  async function expectRefused(request: () => ReturnType<typeof upload>, status: number, code: string, message?: string) {
+  async function expectRefused(
+    request: () => ReturnType<typeof upload>,
+    status: number,
+    code: string,
+    message?: string,
+  ) {
     const before = { songs: await songCount(), files: storedFiles(ctx.env.dataDir) };
     const res = await request();
     expect(res.statusCode, res.body).toBe(status);
@@ -84,7 +89,9 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     );
     expect(row!.duration_ms).toBe(2500);
     expect(row!.file_key).toBe(song.file_url.replace('/media/', ''));
-    expect(fs.readFileSync(path.join(ctx.env.dataDir, 'media', row!.file_key)).equals(wav)).toBe(true);
+    expect(fs.readFileSync(path.join(ctx.env.dataDir, 'media', row!.file_key)).equals(wav)).toBe(
+      true,
+    );
     expect(fs.existsSync(path.join(ctx.env.dataDir, 'media', row!.cover_art_key))).toBe(true);
     expect(storedFiles(ctx.env.dataDir).filter((f) => f.startsWith('tmp'))).toEqual([]);
 
@@ -103,12 +110,18 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     expect(meta.exif).toBeUndefined();
     expect(cover.rawPayload.includes('secret-exif-marker')).toBe(false);
 
-    const again = await ctx.app.inject({ method: 'GET', url: `/api/songs/${song.id}`, headers: artist.headers });
+    const again = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/songs/${song.id}`,
+      headers: artist.headers,
+    });
     expect(again.json()).toEqual(song);
   });
 
   it('defaults the title to the file name without its extension, and never uses the name as a key', async () => {
-    const res = await upload([{ name: 'file', filename: '../../etc/passwd.mp3', contentType: 'audio/mpeg', data: wav }]);
+    const res = await upload([
+      { name: 'file', filename: '../../etc/passwd.mp3', contentType: 'audio/mpeg', data: wav },
+    ]);
     expect(res.statusCode, res.body).toBe(201);
     const song = res.json();
     expect(song.title).toBe('passwd');
@@ -142,7 +155,11 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
 
   it('refuses a missing file with the spec message', async () => {
     await expectRefused(
-      () => upload([{ name: 'title', value: 'No audio' }, { name: 'cover', filename: 'c.png', data: png }]),
+      () =>
+        upload([
+          { name: 'title', value: 'No audio' },
+          { name: 'cover', filename: 'c.png', data: png },
+        ]),
       400,
       'validation_failed',
       'Please select a music file to upload',
@@ -166,16 +183,31 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
   it('refuses a 201-character title, whichever side of the file it arrives', async () => {
     const title = 'x'.repeat(201);
     for (const parts of [
-      [{ name: 'title', value: title }, { name: 'file', filename: 'a.wav', data: wav }],
-      [{ name: 'file', filename: 'a.wav', data: wav }, { name: 'title', value: title }],
+      [
+        { name: 'title', value: title },
+        { name: 'file', filename: 'a.wav', data: wav },
+      ],
+      [
+        { name: 'file', filename: 'a.wav', data: wav },
+        { name: 'title', value: title },
+      ],
     ] as Part[][]) {
-      await expectRefused(() => upload(parts), 400, 'validation_failed', 'Title must be less than 200 characters');
+      await expectRefused(
+        () => upload(parts),
+        400,
+        'validation_failed',
+        'Title must be less than 200 characters',
+      );
     }
   });
 
   it('refuses a genre over 100 characters', async () => {
     await expectRefused(
-      () => upload([{ name: 'genre', value: 'g'.repeat(101) }, { name: 'file', filename: 'a.wav', data: wav }]),
+      () =>
+        upload([
+          { name: 'genre', value: 'g'.repeat(101) },
+          { name: 'file', filename: 'a.wav', data: wav },
+        ]),
       400,
       'validation_failed',
       'Genre must be less than 100 characters',
@@ -195,7 +227,10 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
 
   it('refuses a file whose header says audio but whose body does not parse', async () => {
     // RIFF/WAVE magic, then garbage: the signature passes, the real parse must not.
-    const fake = Buffer.concat([Buffer.from('RIFF\x10\x00\x00\x00WAVEjunk', 'latin1'), Buffer.alloc(64, 1)]);
+    const fake = Buffer.concat([
+      Buffer.from('RIFF\x10\x00\x00\x00WAVEjunk', 'latin1'),
+      Buffer.alloc(64, 1),
+    ]);
     await expectRefused(
       () => upload([{ name: 'file', filename: 'x.wav', data: fake }]),
       415,
@@ -209,7 +244,12 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
       () =>
         upload([
           { name: 'file', filename: 'a.wav', data: wav },
-          { name: 'cover', filename: 'cover.png', contentType: 'image/png', data: Buffer.from('<html><body>hi</body></html>') },
+          {
+            name: 'cover',
+            filename: 'cover.png',
+            contentType: 'image/png',
+            data: Buffer.from('<html><body>hi</body></html>'),
+          },
         ]),
       415,
       'unsupported_media',
@@ -219,9 +259,15 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
   });
 
   it('refuses an SVG cover (a document, not pixels)', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     await expectRefused(
-      () => upload([{ name: 'file', filename: 'a.wav', data: wav }, { name: 'cover', filename: 'c.svg', data: svg }]),
+      () =>
+        upload([
+          { name: 'file', filename: 'a.wav', data: wav },
+          { name: 'cover', filename: 'c.svg', data: svg },
+        ]),
       415,
       'unsupported_media',
     );
@@ -255,17 +301,30 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     const listener = await makeUser(ctx, 'listener');
     const pending = await makeUser(ctx, 'pending_artist');
     for (const user of [listener, pending]) {
-      await expectRefused(() => upload([{ name: 'file', filename: 'a.wav', data: wav }], user), 403, 'permission_denied');
+      await expectRefused(
+        () => upload([{ name: 'file', filename: 'a.wav', data: wav }], user),
+        403,
+        'permission_denied',
+      );
     }
     const res = await upload([{ name: 'file', filename: 'a.wav', data: wav }], null);
     expect(res.statusCode).toBe(401);
   });
 
   it('refuses a JSON body and an extra file field', async () => {
-    const json = await ctx.app.inject({ method: 'POST', url: '/api/songs', headers: artist.headers, payload: { title: 'x' } });
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: artist.headers,
+      payload: { title: 'x' },
+    });
     expect(json.statusCode).toBe(415);
     await expectRefused(
-      () => upload([{ name: 'file', filename: 'a.wav', data: wav }, { name: 'other', filename: 'b.wav', data: wav }]),
+      () =>
+        upload([
+          { name: 'file', filename: 'a.wav', data: wav },
+          { name: 'other', filename: 'b.wav', data: wav },
+        ]),
       400,
       'validation_failed',
     );
@@ -280,9 +339,22 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
         sql`insert into user_follows (follower_id, following_id) values (${fan.userId}, ${singer.userId})`,
       );
     }
-    const res = await upload([{ name: 'title', value: 'First Light' }, { name: 'file', filename: 'a.wav', data: wav }], singer);
+    const res = await upload(
+      [
+        { name: 'title', value: 'First Light' },
+        { name: 'file', filename: 'a.wav', data: wav },
+      ],
+      singer,
+    );
     expect(res.statusCode, res.body).toBe(201);
-    const notes = await rows<{ user_id: string; type: string; title: string; message: string; link: string; read: boolean }>(
+    const notes = await rows<{
+      user_id: string;
+      type: string;
+      title: string;
+      message: string;
+      link: string;
+      read: boolean;
+    }>(
       ctx,
       sql`select user_id, type, title, message, link, read from notifications where type = 'new_release' order by user_id`,
     );

@@ -19,7 +19,14 @@ const file = (size: number) => ({ size });
 
 describe('song upload rules (spec §5)', () => {
   it('accepts a file at exactly the limits', () => {
-    expect(firstError(songUploadRules, { file: file(100 * MB), cover: file(5 * MB), title: 't'.repeat(200), genre: 'g'.repeat(100) })).toBeNull();
+    expect(
+      firstError(songUploadRules, {
+        file: file(100 * MB),
+        cover: file(5 * MB),
+        title: 't'.repeat(200),
+        genre: 'g'.repeat(100),
+      }),
+    ).toBeNull();
   });
 
   it.each([
@@ -34,7 +41,9 @@ describe('song upload rules (spec §5)', () => {
   });
 
   it('trims before counting', () => {
-    expect(firstError(songUploadRules, { file: file(1), title: `  ${'x'.repeat(200)}  ` })).toBeNull();
+    expect(
+      firstError(songUploadRules, { file: file(1), title: `  ${'x'.repeat(200)}  ` }),
+    ).toBeNull();
   });
 
   it('refuses a blank title on edit, accepts a partial edit', () => {
@@ -45,10 +54,24 @@ describe('song upload rules (spec §5)', () => {
 
 describe('lists and filters (spec §9)', () => {
   it('has the genre tiles, filter values and sorts of the spec', () => {
-    expect(GENRES).toEqual(['Pop', 'Rock', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Country']);
+    expect(GENRES).toEqual([
+      'Pop',
+      'Rock',
+      'Hip Hop',
+      'Electronic',
+      'Jazz',
+      'Classical',
+      'R&B',
+      'Country',
+    ]);
     expect(GENRE_FILTERS).toEqual(['all', ...GENRES.map((g) => g.toLowerCase())]);
     expect(SEARCH_SORTS).toEqual(['relevance', 'popular', 'recent']);
-    expect(listSizes).toMatchObject({ homeFetch: 12, homeSection: 6, search: 20, externalFallback: 20 });
+    expect(listSizes).toMatchObject({
+      homeFetch: 12,
+      homeSection: 6,
+      search: 20,
+      externalFallback: 20,
+    });
     expect(songLimits).toMatchObject({ audioMaxBytes: 104_857_600, coverMaxBytes: 5_242_880 });
   });
 
@@ -61,8 +84,12 @@ describe('lists and filters (spec §9)', () => {
 
   it('accepts quotes and wildcards in a query, refuses NUL and over-long ones', () => {
     expect(firstError(searchQueryRule, `it's 100% "good"_\\`)).toBeNull();
-    expect(firstError(searchQueryRule, 'a\0b')).toBe('Search query must not contain NUL characters');
-    expect(firstError(searchQueryRule, 'x'.repeat(201))).toBe('Search query must be at most 200 characters');
+    expect(firstError(searchQueryRule, 'a\0b')).toBe(
+      'Search query must not contain NUL characters',
+    );
+    expect(firstError(searchQueryRule, 'x'.repeat(201))).toBe(
+      'Search query must be at most 200 characters',
+    );
   });
 });
 

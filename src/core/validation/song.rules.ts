@@ -29,11 +29,30 @@ export const songMessages = {
 } as const;
 
 /** Spec §2 Browse-by-Genre tiles and the upload form's genre choices. */
-export const GENRES = ['Pop', 'Rock', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Country'] as const;
+export const GENRES = [
+  'Pop',
+  'Rock',
+  'Hip Hop',
+  'Electronic',
+  'Jazz',
+  'Classical',
+  'R&B',
+  'Country',
+] as const;
 export type Genre = (typeof GENRES)[number];
 
 /** Spec §9 search genre filter: 'all' means no filter; the rest match genres case-insensitively. */
-export const GENRE_FILTERS = ['all', 'pop', 'rock', 'hip hop', 'electronic', 'jazz', 'classical', 'r&b', 'country'] as const;
+export const GENRE_FILTERS = [
+  'all',
+  'pop',
+  'rock',
+  'hip hop',
+  'electronic',
+  'jazz',
+  'classical',
+  'r&b',
+  'country',
+] as const;
 export type GenreFilter = (typeof GENRE_FILTERS)[number];
 
 export const SEARCH_SORTS = ['relevance', 'popular', 'recent'] as const;
@@ -58,10 +77,9 @@ export const songGenreRule = z.string().trim().max(songLimits.genreMax, songMess
 
 /** The upload form's fields in spec §5 order; title may be blank (the server derives one). */
 export const songUploadRules = z.object({
-  file: z.object({ size: z.number() }, { message: songMessages.fileRequired }).refine(
-    (f) => f.size <= songLimits.audioMaxBytes,
-    songMessages.audioTooLarge,
-  ),
+  file: z
+    .object({ size: z.number() }, { message: songMessages.fileRequired })
+    .refine((f) => f.size <= songLimits.audioMaxBytes, songMessages.audioTooLarge),
   cover: z
     .object({ size: z.number() })
     .refine((f) => f.size <= songLimits.coverMaxBytes, songMessages.coverTooLarge)
@@ -102,7 +120,10 @@ export function artistLabel(song: { artist?: string | null; artist_id?: string |
  * The title to store when the form left it blank (product.md §3): the file's tag title,
  * then the file name without its extension and any directory part, cut to the limit.
  */
-export function defaultSongTitle(tagTitle: string | undefined | null, fileName: string | undefined | null): string {
+export function defaultSongTitle(
+  tagTitle: string | undefined | null,
+  fileName: string | undefined | null,
+): string {
   const clean = (s: string) =>
     s
       // eslint-disable-next-line no-control-regex

@@ -39,10 +39,21 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<IncomingPart> {
   }
   for await (const part of request.parts({ limits: multipartLimits })) {
     if (part.type === 'field') {
-      yield { kind: 'field', name: part.fieldname, value: String(part.value ?? ''), truncated: part.valueTruncated };
+      yield {
+        kind: 'field',
+        name: part.fieldname,
+        value: String(part.value ?? ''),
+        truncated: part.valueTruncated,
+      };
     } else {
       const stream = part.file;
-      yield { kind: 'file', name: part.fieldname, filename: part.filename, stream, truncated: () => stream.truncated };
+      yield {
+        kind: 'file',
+        name: part.fieldname,
+        filename: part.filename,
+        stream,
+        truncated: () => stream.truncated,
+      };
     }
   }
 }
@@ -87,7 +98,11 @@ export const songsRoutes =
       '/songs/home',
       {
         config: { access: 'signed-in' },
-        schema: { tags: ['songs'], summary: 'Recent and popular tracks (6 each)', response: { 200: homeResponse } },
+        schema: {
+          tags: ['songs'],
+          summary: 'Recent and popular tracks (6 each)',
+          response: { 200: homeResponse },
+        },
       },
       async () => songs.home(clock.now()),
     );
@@ -96,7 +111,11 @@ export const songsRoutes =
       '/songs/browse',
       {
         config: { access: 'signed-in' },
-        schema: { tags: ['songs'], summary: 'Trending now and new releases (6 each)', response: { 200: browseResponse } },
+        schema: {
+          tags: ['songs'],
+          summary: 'Trending now and new releases (6 each)',
+          response: { 200: browseResponse },
+        },
       },
       async () => songs.browse(),
     );
@@ -119,7 +138,12 @@ export const songsRoutes =
       '/songs/:id',
       {
         config: { access: 'signed-in' },
-        schema: { tags: ['songs'], summary: 'One song', params: songIdParams, response: { 200: songDto } },
+        schema: {
+          tags: ['songs'],
+          summary: 'One song',
+          params: songIdParams,
+          response: { 200: songDto },
+        },
       },
       async (request) => songs.get(request.params.id),
     );
@@ -136,7 +160,8 @@ export const songsRoutes =
           response: { 200: songDto },
         },
       },
-      async (request) => songs.edit(requirePrincipal(request).userId, request.params.id, request.body),
+      async (request) =>
+        songs.edit(requirePrincipal(request).userId, request.params.id, request.body),
     );
 
     app.put(
@@ -151,14 +176,19 @@ export const songsRoutes =
           response: { 200: songDto },
         },
       },
-      async (request) => songs.replaceCover(requirePrincipal(request).userId, request.params.id, partsOf(request)),
+      async (request) =>
+        songs.replaceCover(requirePrincipal(request).userId, request.params.id, partsOf(request)),
     );
 
     app.delete(
       '/songs/:id',
       {
         config: { access: 'owner' },
-        schema: { tags: ['songs'], summary: 'Delete a song and its files (its artist only)', params: songIdParams },
+        schema: {
+          tags: ['songs'],
+          summary: 'Delete a song and its files (its artist only)',
+          params: songIdParams,
+        },
       },
       async (request, reply) => {
         await songs.remove(requirePrincipal(request).userId, request.params.id);

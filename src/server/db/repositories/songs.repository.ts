@@ -7,7 +7,15 @@ export type SongRow = typeof songs.$inferSelect;
 export type PodcastRow = typeof podcasts.$inferSelect;
 export type NewSong = Pick<
   typeof songs.$inferInsert,
-  'artistId' | 'artist' | 'title' | 'genre' | 'fileUrl' | 'fileKey' | 'coverArtUrl' | 'coverArtKey' | 'durationMs'
+  | 'artistId'
+  | 'artist'
+  | 'title'
+  | 'genre'
+  | 'fileUrl'
+  | 'fileKey'
+  | 'coverArtUrl'
+  | 'coverArtKey'
+  | 'durationMs'
 >;
 export type SongSort = 'relevance' | 'popular' | 'recent';
 export type ReleaseNotice = { title: string; message: string; link: string };
@@ -42,7 +50,10 @@ export function createSongsRepository(db: Db) {
      * The song and its `new_release` notice to every follower of the artist, in one
      * transaction; the fan-out is one INSERT … SELECT however many followers there are.
      */
-    async insertAndAnnounce(song: NewSong, notice: (row: SongRow) => ReleaseNotice): Promise<SongRow> {
+    async insertAndAnnounce(
+      song: NewSong,
+      notice: (row: SongRow) => ReleaseNotice,
+    ): Promise<SongRow> {
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(songs).values(song).returning();
         if (!row) throw new Error('song insert returned no row');
@@ -58,13 +69,20 @@ export function createSongsRepository(db: Db) {
       });
     },
 
-    async update(id: string, patch: { title?: string; genre?: string | null }): Promise<SongRow | null> {
+    async update(
+      id: string,
+      patch: { title?: string; genre?: string | null },
+    ): Promise<SongRow | null> {
       const [row] = await db.update(songs).set(patch).where(eq(songs.id, id)).returning();
       return row ?? null;
     },
 
     /** Sets the cover and returns the row with the key it replaced (to delete after commit). */
-    async replaceCover(id: string, url: string, key: string): Promise<{ row: SongRow; previousKey: string | null } | null> {
+    async replaceCover(
+      id: string,
+      url: string,
+      key: string,
+    ): Promise<{ row: SongRow; previousKey: string | null } | null> {
       return db.transaction(async (tx) => {
         const [old] = await tx
           .select({ key: songs.coverArtKey })
@@ -100,7 +118,10 @@ export function createSongsRepository(db: Db) {
     },
 
     async any(): Promise<boolean> {
-      const rows = await db.select({ one: sql<number>`1` }).from(songs).limit(1);
+      const rows = await db
+        .select({ one: sql<number>`1` })
+        .from(songs)
+        .limit(1);
       return rows.length > 0;
     },
 
@@ -118,7 +139,12 @@ export function createSongsRepository(db: Db) {
      * Spec §7: title or genre contains `query` (trigram indexes serve ILIKE '%…%'), an
      * optional case-insensitive genre, sorted by similarity, play count or recency.
      */
-    async search(input: { query: string; genre: string | null; sort: SongSort; limit: number }): Promise<SongRow[]> {
+    async search(input: {
+      query: string;
+      genre: string | null;
+      sort: SongSort;
+      limit: number;
+    }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
       const where = and(
         or(containsCi(songs.title, pattern), containsCi(songs.genre, pattern)),
@@ -151,7 +177,11 @@ export function createSongsRepository(db: Db) {
         .select()
         .from(podcasts)
         .where(or(containsCi(podcasts.title, pattern), containsCi(podcasts.description, pattern)))
-        .orderBy(desc(sql`similarity(${podcasts.title}, ${query})`), desc(podcasts.createdAt), desc(podcasts.id))
+        .orderBy(
+          desc(sql`similarity(${podcasts.title}, ${query})`),
+          desc(podcasts.createdAt),
+          desc(podcasts.id),
+        )
         .limit(limit);
     },
   };

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { detectAudioContainer } from './audio-signature.ts';
 
 const bytes = (...parts: Array<string | number[]>) =>
-  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+  Buffer.concat(
+    parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))),
+  );
 
 describe('detectAudioContainer', () => {
   it.each([

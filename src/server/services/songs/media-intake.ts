@@ -9,13 +9,25 @@ import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './au
 
 // Stable codes for the client (details.reason), beside the spec §5/§8 message.
 export const audioTooLarge = () =>
-  new AppError(ErrorCode.payloadTooLarge, songMessages.audioTooLarge, { field: 'file', maxBytes: songLimits.audioMaxBytes });
+  new AppError(ErrorCode.payloadTooLarge, songMessages.audioTooLarge, {
+    field: 'file',
+    maxBytes: songLimits.audioMaxBytes,
+  });
 export const coverTooLarge = () =>
-  new AppError(ErrorCode.payloadTooLarge, songMessages.coverTooLarge, { field: 'cover', maxBytes: songLimits.coverMaxBytes });
+  new AppError(ErrorCode.payloadTooLarge, songMessages.coverTooLarge, {
+    field: 'cover',
+    maxBytes: songLimits.coverMaxBytes,
+  });
 export const audioInvalid = (why: string) =>
-  new AppError(ErrorCode.unsupportedMedia, songMessages.audioInvalid, { field: 'file', reason: why });
+  new AppError(ErrorCode.unsupportedMedia, songMessages.audioInvalid, {
+    field: 'file',
+    reason: why,
+  });
 export const coverInvalid = (why: string) =>
-  new AppError(ErrorCode.unsupportedMedia, songMessages.coverInvalid, { field: 'cover', reason: why });
+  new AppError(ErrorCode.unsupportedMedia, songMessages.coverInvalid, {
+    field: 'cover',
+    reason: why,
+  });
 
 /**
  * Counts bytes (failing the moment the count passes `maxBytes`) and checks the audio
@@ -64,7 +76,11 @@ export type ReceivedAudio = { path: string; size: number; container: AudioContai
  * in memory. `truncated` reports a cut made by the multipart parser's own size limit.
  * Null for an empty part: a form sends one when no file was chosen.
  */
-export async function receiveAudio(source: Readable, tempPath: string, truncated: () => boolean): Promise<ReceivedAudio | null> {
+export async function receiveAudio(
+  source: Readable,
+  tempPath: string,
+  truncated: () => boolean,
+): Promise<ReceivedAudio | null> {
   const gate = new AudioGate(songLimits.audioMaxBytes);
   await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'w' }));
   if (truncated()) throw audioTooLarge();
@@ -72,7 +88,12 @@ export async function receiveAudio(source: Readable, tempPath: string, truncated
   return { path: tempPath, size: gate.bytes, container: gate.container! };
 }
 
-export type AudioFacts = { durationMs: number; extension: AudioContainer; tagTitle?: string; tagGenre?: string };
+export type AudioFacts = {
+  durationMs: number;
+  extension: AudioContainer;
+  tagTitle?: string;
+  tagGenre?: string;
+};
 
 /** A real parse of the stored temp file: it must be the container it claimed and have a duration. */
 export async function probeAudio(file: ReceivedAudio): Promise<AudioFacts> {
@@ -88,7 +109,8 @@ export async function probeAudio(file: ReceivedAudio): Promise<AudioFacts> {
   let extension: AudioContainer = file.container;
   // An ID3 tag may prefix FLAC as well as MPEG audio; the parser knows which it was.
   if (file.container === 'mp3' && container.includes('flac')) extension = 'flac';
-  else if (file.container === 'mp3' && !container.includes('mpeg')) throw audioInvalid(`container ${container}`);
+  else if (file.container === 'mp3' && !container.includes('mpeg'))
+    throw audioInvalid(`container ${container}`);
   return {
     durationMs: Math.round(duration * 1000),
     extension,

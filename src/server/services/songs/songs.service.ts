@@ -16,10 +16,20 @@ import {
   type SearchSort,
   type SearchType,
 } from '../../../core/validation/song.rules.ts';
-import type { PodcastRow, SongRow, SongsRepository } from '../../db/repositories/songs.repository.ts';
+import type {
+  PodcastRow,
+  SongRow,
+  SongsRepository,
+} from '../../db/repositories/songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import type { CatalogueProvider, ExternalTrack } from '../catalogue/catalogue-provider.ts';
-import { probeAudio, processCover, receiveAudio, receiveCover, type ReceivedAudio } from './media-intake.ts';
+import {
+  probeAudio,
+  processCover,
+  receiveAudio,
+  receiveCover,
+  type ReceivedAudio,
+} from './media-intake.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -91,9 +101,16 @@ function toPodcastDto(row: PodcastRow): PodcastDto {
   };
 }
 
-const validation = (message: string, field: string) => new AppError(ErrorCode.validation, message, { field });
+const validation = (message: string, field: string) =>
+  new AppError(ErrorCode.validation, message, { field });
 
-function parseField(rule: typeof songTitleRule, value: string, truncated: boolean, message: string, field: string) {
+function parseField(
+  rule: typeof songTitleRule,
+  value: string,
+  truncated: boolean,
+  message: string,
+  field: string,
+) {
   // A value the parser cut at its field-size limit is longer than any limit we have.
   if (truncated) throw validation(message, field);
   const r = rule.safeParse(value);
@@ -108,7 +125,9 @@ export function createSongsService(deps: SongsServiceDeps) {
   async function discard(objects: Array<[Bucket, string]>) {
     await Promise.all(
       objects.map(([bucket, key]) =>
-        storage.delete(bucket, key).catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
+        storage
+          .delete(bucket, key)
+          .catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
       ),
     );
   }
@@ -125,7 +144,11 @@ export function createSongsService(deps: SongsServiceDeps) {
   async function ownedSong(userId: string, id: string): Promise<SongRow> {
     const row = await songs.findById(id);
     if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
-    if (row.artistId !== userId) throw new AppError(ErrorCode.forbidden, 'Only the artist who uploaded this song may change it');
+    if (row.artistId !== userId)
+      throw new AppError(
+        ErrorCode.forbidden,
+        'Only the artist who uploaded this song may change it',
+      );
     return row;
   }
 
@@ -147,8 +170,22 @@ export function createSongsService(deps: SongsServiceDeps) {
       try {
         for await (const part of parts) {
           if (part.kind === 'field') {
-            if (part.name === 'title') title = parseField(songTitleRule, part.value, part.truncated, songMessages.titleTooLong, 'title');
-            else if (part.name === 'genre') genre = parseField(songGenreRule, part.value, part.truncated, songMessages.genreTooLong, 'genre');
+            if (part.name === 'title')
+              title = parseField(
+                songTitleRule,
+                part.value,
+                part.truncated,
+                songMessages.titleTooLong,
+                'title',
+              );
+            else if (part.name === 'genre')
+              genre = parseField(
+                songGenreRule,
+                part.value,
+                part.truncated,
+                songMessages.genreTooLong,
+                'genre',
+              );
             continue;
           }
           if (part.name === 'file' && !audio) {
@@ -158,7 +195,10 @@ export function createSongsService(deps: SongsServiceDeps) {
             coverInput = await receiveCover(part.stream, part.truncated);
           } else {
             part.stream.resume();
-            throw validation(`Unexpected file field "${part.name.slice(0, 50)}"`, part.name.slice(0, 50));
+            throw validation(
+              `Unexpected file field "${part.name.slice(0, 50)}"`,
+              part.name.slice(0, 50),
+            );
           }
         }
         if (!audio) throw validation(songMessages.fileRequired, 'file');
@@ -210,7 +250,11 @@ export function createSongsService(deps: SongsServiceDeps) {
       return toSongDto(row);
     },
 
-    async edit(userId: string, id: string, patch: { title?: string; genre?: string | null }): Promise<SongDto> {
+    async edit(
+      userId: string,
+      id: string,
+      patch: { title?: string; genre?: string | null },
+    ): Promise<SongDto> {
       await ownedSong(userId, id);
       const change: { title?: string; genre?: string | null } = {};
       if (patch.title !== undefined) change.title = patch.title;
@@ -222,14 +266,21 @@ export function createSongsService(deps: SongsServiceDeps) {
     },
 
     /** Replaces the cover: the new file is stored first, the old one deleted after the commit. */
-    async replaceCover(userId: string, id: string, parts: AsyncIterable<IncomingPart>): Promise<SongDto> {
+    async replaceCover(
+      userId: string,
+      id: string,
+      parts: AsyncIterable<IncomingPart>,
+    ): Promise<SongDto> {
       await ownedSong(userId, id);
       let input: Buffer | null = null;
       for await (const part of parts) {
         if (part.kind !== 'file') continue;
         if (part.name !== 'cover' || input) {
           part.stream.resume();
-          throw validation(`Unexpected file field "${part.name.slice(0, 50)}"`, part.name.slice(0, 50));
+          throw validation(
+            `Unexpected file field "${part.name.slice(0, 50)}"`,
+            part.name.slice(0, 50),
+          );
         }
         input = await receiveCover(part.stream, part.truncated);
       }
@@ -256,7 +307,9 @@ export function createSongsService(deps: SongsServiceDeps) {
       await ownedSong(userId, id);
       const row = await songs.delete(id);
       if (!row) return;
-      await discard([row.fileKey, row.coverArtKey].filter((k): k is string => Boolean(k)).map(splitKey));
+      await discard(
+        [row.fileKey, row.coverArtKey].filter((k): k is string => Boolean(k)).map(splitKey),
+      );
     },
 
     /** Spec §2 home; when no song exists at all, the external catalogue's 'popular' tracks. */
@@ -266,11 +319,15 @@ export function createSongsService(deps: SongsServiceDeps) {
       if (recent.length > 0 || (await songs.any())) {
         return { recent: recent.map(toSongDto), popular: popular.map(toSongDto), external: false };
       }
-      const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map((t) =>
-        externalToSongDto(t, now),
+      const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
+        (t) => externalToSongDto(t, now),
       );
       // The catalogue's own order is its popularity: the first six are "popular", the next "recent".
-      return { recent: tracks.slice(n, 2 * n), popular: tracks.slice(0, n), external: tracks.length > 0 };
+      return {
+        recent: tracks.slice(n, 2 * n),
+        popular: tracks.slice(0, n),
+        external: tracks.length > 0,
+      };
     },
 
     async browse(): Promise<{ trending: SongDto[]; new_releases: SongDto[] }> {
@@ -281,7 +338,8 @@ export function createSongsService(deps: SongsServiceDeps) {
 
     async list(input: { genre?: string; limit: number }): Promise<SongDto[]> {
       const genre = genreFilterValue(input.genre);
-      const rows = genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
+      const rows =
+        genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
       return rows.map(toSongDto);
     },
 
@@ -300,7 +358,12 @@ export function createSongsService(deps: SongsServiceDeps) {
         const rows = await songs.searchPodcasts(q, input.limit);
         return { songs: [], podcasts: rows.map(toPodcastDto), external: false };
       }
-      const rows = await songs.search({ query: q, genre: genreFilterValue(input.genre), sort: input.sort, limit: input.limit });
+      const rows = await songs.search({
+        query: q,
+        genre: genreFilterValue(input.genre),
+        sort: input.sort,
+        limit: input.limit,
+      });
       if (rows.length > 0) return { songs: rows.map(toSongDto), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
