@@ -15,6 +15,7 @@ const HomePage = lazy(() => import('./pages/home-page.tsx'));
 const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
 const ScreenPage = lazy(() => import('./pages/screen-page.tsx'));
+const SecurityPage = lazy(() => import('./pages/security-page.tsx'));
 
 function screen(
   path: string,
@@ -57,6 +58,7 @@ const routes: RouteObject[] = [
       screen('following', screens.following),
       screen('notifications', screens.notifications),
       screen('ai-music', screens.aiMusic),
+      screen('settings/security', screens.security, SecurityPage),
       {
         element: <RequireRole role="artist" />,
         children: [

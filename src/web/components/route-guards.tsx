@@ -18,19 +18,22 @@ export function useScreen(): ScreenHandle | undefined {
 
 /** Every screen but /auth needs a session (spec §2). */
 export function RequireSignedIn({ children }: { children: ReactNode }) {
-  const { status, retry } = useSession();
+  const { status, retry, needsMfa } = useSession();
   const screen = useScreen();
   if (status === 'loading') return <FullPageLoading />;
   if (status === 'error') return <SessionUnavailable onRetry={retry} />;
   if (status === 'signed-out') return <Navigate to={screen?.signedOutTo ?? '/auth'} replace />;
+  // A password alone doesn't open the app for an account with a second factor.
+  if (needsMfa) return <Navigate to="/auth" replace />;
   return children;
 }
 
 /** /auth: a signed-in visitor is sent to /. */
 export function GuestOnly({ children }: { children: ReactNode }) {
-  const { status } = useSession();
+  const { status, needsMfa } = useSession();
   if (status === 'loading') return <FullPageLoading />;
-  if (status === 'signed-in') return <Navigate to="/" replace />;
+  // A session that still owes its second factor stays here for the challenge.
+  if (status === 'signed-in' && !needsMfa) return <Navigate to="/" replace />;
   return children;
 }
 

@@ -30,6 +30,8 @@ export interface SessionState {
   isArtist: boolean;
   isAdmin: boolean;
   isPendingArtist: boolean;
+  /** Signed in with a password only while a verified factor exists: aal2 is owed. */
+  needsMfa: boolean;
   retry: () => void;
 }
 
@@ -57,6 +59,7 @@ export function useSession(): SessionState {
     isArtist: roles.includes('artist'),
     isAdmin: roles.includes('admin'),
     isPendingArtist: roles.includes('pending_artist'),
+    needsMfa: session?.aal === 'aal1' && session.next_aal === 'aal2',
     retry: () => void query.refetch(),
   };
 }

@@ -117,6 +117,11 @@ export const screens = {
     description: "Calculate artists' revenue for the current month.",
   },
   adminArtistApproval: { title: 'Artist Approval', icon: ShieldCheck, signedOutTo: '/' },
+  security: {
+    title: 'Security',
+    icon: ShieldCheck,
+    description: 'Two-step verification for your account.',
+  },
 } satisfies Record<string, ScreenHandle>;
 
 export interface NavEntry {

@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { Headphones, LoaderCircle, Mic, Sparkles } from 'lucide-react';
 import { firstError, signInRules, signUpRules } from '@/core/validation/auth.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { useSignIn, useSignUp } from '@/web/hooks/use-session.ts';
+import { useSession, useSignIn, useSignOut, useSignUp } from '@/web/hooks/use-session.ts';
+import { MfaChallenge } from '@/web/components/mfa/mfa-challenge.tsx';
 import { BrandMark, BrandName } from '@/web/components/brand.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Card, CardContent } from '@/web/components/ui/card.tsx';
@@ -49,7 +50,9 @@ function SignInForm() {
     // mutateAsync, not mutate callbacks: adopting the session unmounts this page (the guard
     // sends a signed-in visitor to /), and per-call callbacks of an unmounted form never run.
     signIn.mutateAsync({ email, password }).then(
-      () => {
+      (res) => {
+        // A second factor is owed: the page swaps to the challenge instead.
+        if (res.aal === 'aal1' && res.next_aal === 'aal2') return;
         toast.success('Signed in successfully!');
         navigate('/', { replace: true });
       },
@@ -172,6 +175,9 @@ const highlights = [
 ];
 
 export default function AuthPage() {
+  const { needsMfa } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
   useEffect(() => {
     document.title = 'Sign in · Canto';
   }, []);
@@ -221,18 +227,29 @@ export default function AuthPage() {
           </div>
           <Card className="bg-card/80 shadow-xl backdrop-blur">
             <CardContent className="p-6">
-              <Tabs defaultValue="sign-in">
-                <TabsList className="grid w-full grid-cols-2">
-                  <TabsTrigger value="sign-in">Sign In</TabsTrigger>
-                  <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
-                </TabsList>
-                <TabsContent value="sign-in" className="pt-2">
-                  <SignInForm />
-                </TabsContent>
-                <TabsContent value="sign-up" className="pt-2">
-                  <SignUpForm />
-                </TabsContent>
-              </Tabs>
+              {needsMfa ? (
+                <MfaChallenge
+                  onVerified={() => {
+                    toast.success('Signed in successfully!');
+                    navigate('/', { replace: true });
+                  }}
+                  onCancel={() => signOut.mutate()}
+                  cancelLabel="Sign out"
+                />
+              ) : (
+                <Tabs defaultValue="sign-in">
+                  <TabsList className="grid w-full grid-cols-2">
+                    <TabsTrigger value="sign-in">Sign In</TabsTrigger>
+                    <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+                  </TabsList>
+                  <TabsContent value="sign-in" className="pt-2">
+                    <SignInForm />
+                  </TabsContent>
+                  <TabsContent value="sign-up" className="pt-2">
+                    <SignUpForm />
+                  </TabsContent>
+                </Tabs>
+              )}
             </CardContent>
           </Card>
         </div>

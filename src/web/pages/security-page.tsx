@@ -96,10 +96,8 @@ export default function SecurityPage() {
 
   return (
     <div className="mx-auto grid max-w-2xl gap-6">
-      <header>
-        <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Security</h1>
-        <p className="mt-1 text-muted-foreground">Two-step verification for your account.</p>
-      </header>
+      {/* The top bar carries the screen's h1 ('Security'). */}
+      <p className="text-muted-foreground">Two-step verification for your account.</p>
 
       {stepUp && (
         <Card>
