@@ -393,5 +393,31 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
       expect(fs.existsSync(fileOf(song.cover_art_url))).toBe(false);
       expect((await del(owner)).statusCode).toBe(404);
     });
+
+    it('deletes the files of a row whose keys lack the bucket prefix (older rows)', async () => {
+      const { headers, payload } = multipart([
+        { name: 'file', filename: 'old.wav', data: makeWav(1) },
+        { name: 'cover', filename: 'c.png', data: await makePng(64, 64) },
+      ]);
+      const up = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/songs',
+        headers: { ...headers, ...owner.headers },
+        payload,
+      });
+      const old = up.json();
+      await ctx.db.database.db.execute(
+        sql`update songs set file_key = split_part(file_key, '/', 2), cover_art_key = split_part(cover_art_key, '/', 2) where id = ${old.id}`,
+      );
+      expect(fs.existsSync(fileOf(old.file_url))).toBe(true);
+      const res = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/songs/${old.id}`,
+        headers: owner.headers,
+      });
+      expect(res.statusCode).toBe(204);
+      expect(fs.existsSync(fileOf(old.file_url))).toBe(false);
+      expect(fs.existsSync(fileOf(old.cover_art_url))).toBe(false);
+    });
   });
 });

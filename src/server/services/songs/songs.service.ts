@@ -50,10 +50,13 @@ export type SongsServiceDeps = {
 export type SongsService = ReturnType<typeof createSongsService>;
 
 const mediaUrl = (bucket: Bucket, key: string) => `/media/${bucket}/${key}`;
-/** songs.*_key holds `<bucket>/<object>` (catalogue.schema.ts). */
-const splitKey = (stored: string): [Bucket, string] => {
+/**
+ * songs.*_key holds `<bucket>/<object>` (catalogue.schema.ts); a bare object key (as older
+ * rows may have) belongs to the column's own bucket.
+ */
+const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
   const slash = stored.indexOf('/');
-  return [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
+  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
 };
 
 export function toSongDto(row: SongRow): SongDto {
@@ -298,7 +301,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         await discard([['cover-art', key]]);
         throw new AppError(ErrorCode.notFound, 'Song not found');
       }
-      if (result.previousKey) await discard([splitKey(result.previousKey)]);
+      if (result.previousKey) await discard([locate(result.previousKey, 'cover-art')]);
       return toSongDto(result.row);
     },
 
@@ -307,9 +310,10 @@ export function createSongsService(deps: SongsServiceDeps) {
       await ownedSong(userId, id);
       const row = await songs.delete(id);
       if (!row) return;
-      await discard(
-        [row.fileKey, row.coverArtKey].filter((k): k is string => Boolean(k)).map(splitKey),
-      );
+      const files: Array<[Bucket, string]> = [];
+      if (row.fileKey) files.push(locate(row.fileKey, 'music'));
+      if (row.coverArtKey) files.push(locate(row.coverArtKey, 'cover-art'));
+      await discard(files);
     },
 
     /** Spec §2 home; when no song exists at all, the external catalogue's 'popular' tracks. */
