@@ -134,7 +134,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       notifications: [],
     };
 
-    // Songs, newest first in list order, a few hours apart so "Recent" has an order.
+    // Songs, newest first in list order, half a day apart over the last week.
     for (const [i, s] of SONGS.entries()) {
       const seconds = deps.songSeconds?.(i) ?? 24 + Math.floor(random() * 9);
       const { wav, durationMs } = synthesizeWav({ seed: `${s.title}`, flavour: FLAVOURS[s.genre], seconds });
@@ -152,7 +152,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         coverArtKey: cover.key,
         durationMs,
         playCount: s.plays,
-        createdAt: new Date(now - (i + 1) * 7 * HOUR),
+        createdAt: new Date(now - (i + 1) * 13 * HOUR),
       });
     }
 
@@ -205,13 +205,18 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     }
     content.follows.push({ followerId: id.ana!, followingId: id.ben!, createdAt: new Date(now - 2 * DAY) });
 
-    // Likes and plays over the last 7 days, so stats, recently played and the dashboard show data.
+    // Likes and plays over the last 7 days, so stats, recently played and the dashboard show
+    // data; each after its song appeared.
     const songRows = content.songs;
+    const sinceRelease = (song: (typeof songRows)[number]) => {
+      const released = song.createdAt!.getTime();
+      return new Date(released + Math.floor(random() * (now - released - 60_000)));
+    };
     for (const [n, listener] of listeners.entries()) {
       const liked = new Set<number>();
       while (liked.size < 4) liked.add(Math.floor(random() * songRows.length));
-      for (const [k, index] of [...liked].entries()) {
-        content.likes.push({ userId: listener, songId: songRows[index]!.id!, createdAt: new Date(now - (k + 1) * 5 * HOUR - n * HOUR) });
+      for (const index of liked) {
+        content.likes.push({ userId: listener, songId: songRows[index]!.id!, createdAt: sinceRelease(songRows[index]!) });
       }
       for (let p = 0; p < 14; p++) {
         const song = pick(songRows);
@@ -220,7 +225,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         content.streams.push({
           userId: listener,
           songId: song.id!,
-          playedAt: new Date(now - Math.floor(random() * 7 * DAY) - 60_000),
+          playedAt: sinceRelease(song),
           listenedMs,
           completed: listenedMs >= duration * 0.9,
         });
@@ -229,7 +234,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       content.streams.push({
         userId: listener,
         podcastEpisodeId: episode.id!,
-        playedAt: new Date(now - (n + 1) * DAY),
+        // After the newest episode's release (2 days ago), whichever episode it is.
+        playedAt: new Date(now - (n + 1) * 10 * HOUR),
         listenedMs: episode.durationMs!,
         completed: true,
       });
