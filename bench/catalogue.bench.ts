@@ -28,9 +28,7 @@ import {
   type SongSort,
 } from '../src/server/db/repositories/songs.repository.ts';
 import { parseEnv } from '../src/server/env.ts';
-
-export type BenchRow = { name: string; value: number; baseline: number; ratio: number };
-type Log = (line: string) => void;
+import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const MB = 1024 * 1024;
@@ -38,11 +36,6 @@ const adminUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
-
-function row(name: string, value: number, baseline: number, better: 'higher' | 'lower'): BenchRow {
-  const ratio = better === 'higher' ? value / baseline : baseline / value;
-  return { name, value: round(value), baseline: round(baseline), ratio: round(ratio) };
-}
 
 function percentile(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
@@ -397,10 +390,14 @@ async function engineBench(
   const home = await homeRps(database, dataDir, options.seconds, log);
   rows.push(
     row(
-      `${label}: GET /api/songs/home at ${sizes.home.toLocaleString()} songs (req/s, vs /api/health)`,
+      `${label}: GET /api/songs/home at ${sizes.home.toLocaleString()} songs`,
       home.home,
       home.health,
       'higher',
+      {
+        unit: 'req/s',
+        baselineName: 'GET /api/health',
+      },
     ),
   );
 
@@ -414,20 +411,16 @@ async function engineBench(
   );
   log(`  ${label}: median per query: ${s.perQuery}`);
   rows.push(
-    row(
-      `${label}: search p50 at ${n.toLocaleString()} songs (ms, vs SELECT 1)`,
-      s.p50,
-      s.baseP50,
-      'lower',
-    ),
+    row(`${label}: search p50 at ${n.toLocaleString()} songs`, s.p50, s.baseP50, 'lower', {
+      unit: 'ms',
+      baselineName: 'SELECT 1 p50',
+    }),
   );
   rows.push(
-    row(
-      `${label}: search p95 at ${n.toLocaleString()} songs (ms, vs SELECT 1 p95)`,
-      s.p95,
-      s.baseP95,
-      'lower',
-    ),
+    row(`${label}: search p95 at ${n.toLocaleString()} songs`, s.p95, s.baseP95, 'lower', {
+      unit: 'ms',
+      baselineName: 'SELECT 1 p95',
+    }),
   );
   return rows;
 }
@@ -456,7 +449,11 @@ export async function catalogueBench(options: CatalogueBenchOptions = {}): Promi
     log('upload: 100 MB WAV through a listening app…');
     const up = await uploadMemory(log);
     rows.push(
-      row('upload 100 MB: peak RSS above idle (MB, vs 80 MB target)', up.aboveIdleMb, 80, 'lower'),
+      row('upload 100 MB: server peak RSS above idle', up.aboveIdleMb, 80, 'lower', {
+        unit: 'MB',
+        baselineName: 'target',
+        target: { text: '< 80 MB above idle', met: up.aboveIdleMb < 80 },
+      }),
     );
   }
 
@@ -480,7 +477,10 @@ export async function catalogueBench(options: CatalogueBenchOptions = {}): Promi
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
-    } else log(`postgres: not reachable at ${adminUrl}; skipped`);
+    } else {
+      log(`postgres: not reachable at ${adminUrl}; skipped`);
+      rows.push(unavailable('postgres: search at 1,000,000 songs', 'PostgreSQL not reachable'));
+    }
   }
 
   if (!skip.has('pglite')) {
