@@ -117,14 +117,6 @@ export function createSongsRepository(db: Db) {
         .limit(limit);
     },
 
-    async any(): Promise<boolean> {
-      const rows = await db
-        .select({ one: sql<number>`1` })
-        .from(songs)
-        .limit(1);
-      return rows.length > 0;
-    },
-
     /** Newest first among songs whose genre equals `genre` ignoring case (lower(genre) index). */
     async byGenre(genre: string, limit: number): Promise<SongRow[]> {
       return db

@@ -320,7 +320,8 @@ export function createSongsService(deps: SongsServiceDeps) {
     async home(now: Date): Promise<{ recent: SongDto[]; popular: SongDto[]; external: boolean }> {
       const n = listSizes.homeSection;
       const [recent, popular] = await Promise.all([songs.newest(n), songs.mostPlayed(n)]);
-      if (recent.length > 0 || (await songs.any())) {
+      // No newest song means no song at all.
+      if (recent.length > 0) {
         return { recent: recent.map(toSongDto), popular: popular.map(toSongDto), external: false };
       }
       const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
