@@ -35,11 +35,21 @@ export function row(
 
 /** A row for a figure that could not be measured in this run (printed as n/a). */
 export function unavailable(name: string, why: string): BenchRow {
-  return { name: `${name} (n/a: ${why})`, value: Number.NaN, baseline: Number.NaN, ratio: Number.NaN };
+  return {
+    name: `${name} (n/a: ${why})`,
+    value: Number.NaN,
+    baseline: Number.NaN,
+    ratio: Number.NaN,
+  };
 }
 
 /** Rejects after `ms` and runs `onTimeout` (kill a child, close a server) first. */
-export async function withTimeout<T>(ms: number, what: string, work: Promise<T>, onTimeout?: () => void): Promise<T> {
+export async function withTimeout<T>(
+  ms: number,
+  what: string,
+  work: Promise<T>,
+  onTimeout?: () => void,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -67,7 +77,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `url` until it answers 200; resolves with the milliseconds since `since`. */
-export async function waitFor200(url: string, since: number, deadlineMs: number, alive: () => boolean): Promise<number> {
+export async function waitFor200(
+  url: string,
+  since: number,
+  deadlineMs: number,
+  alive: () => boolean,
+): Promise<number> {
   while (Date.now() - since < deadlineMs) {
     if (!alive()) throw new Error(`the process serving ${url} exited`);
     try {

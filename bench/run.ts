@@ -26,7 +26,9 @@ function discover(wanted: string[]): string[] {
     .readdirSync(benchDir)
     .filter((f) => f.endsWith('.bench.ts'))
     .map((f) => f.slice(0, -'.bench.ts'.length))
-    .sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
+    .sort(
+      (a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
+    );
   const unknown = wanted.filter((w) => !names.includes(w));
   if (unknown.length) {
     console.error(`Unknown bench: ${unknown.join(', ')}. Available: ${names.join(', ')}`);
@@ -36,7 +38,11 @@ function discover(wanted: string[]): string[] {
 }
 
 const fmt = (n: number) =>
-  Number.isNaN(n) ? 'n/a' : Math.abs(n) >= 100 ? String(Math.round(n)) : String(Math.round(n * 100) / 100);
+  Number.isNaN(n)
+    ? 'n/a'
+    : Math.abs(n) >= 100
+      ? String(Math.round(n))
+      : String(Math.round(n * 100) / 100);
 
 function printTable(results: { bench: string; rows: BenchRow[] }[]) {
   const header = ['bench', 'figure', 'value', 'baseline', 'ratio', 'target'];
@@ -45,7 +51,9 @@ function printTable(results: { bench: string; rows: BenchRow[] }[]) {
       bench,
       r.name,
       `${fmt(r.value)}${r.unit && !Number.isNaN(r.value) ? ` ${r.unit}` : ''}`,
-      Number.isNaN(r.baseline) ? 'n/a' : `${fmt(r.baseline)}${r.baselineName ? ` (${r.baselineName})` : ''}`,
+      Number.isNaN(r.baseline)
+        ? 'n/a'
+        : `${fmt(r.baseline)}${r.baselineName ? ` (${r.baselineName})` : ''}`,
       fmt(r.ratio),
       r.target ? `${r.target.text} ${r.target.met ? 'met' : 'NOT met'}` : '',
     ]),
@@ -54,7 +62,9 @@ function printTable(results: { bench: string; rows: BenchRow[] }[]) {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}`);
   for (const l of lines) console.log(line(l));
-  console.log('\nratio ≥ 1: at least as good as the baseline measured in this run (value/baseline when higher is');
+  console.log(
+    '\nratio ≥ 1: at least as good as the baseline measured in this run (value/baseline when higher is',
+  );
   console.log('better, baseline/value when lower is better).');
 }
 
@@ -65,15 +75,26 @@ async function main() {
     console.log(`\n▶ ${name}`);
     const started = Date.now();
     try {
-      const mod = (await import(pathToFileURL(path.join(benchDir, `${name}.bench.ts`)).href)) as Record<string, unknown>;
-      const fn = Object.entries(mod).find(([k, v]) => k.endsWith('Bench') && typeof v === 'function')?.[1] as BenchFn | undefined;
+      const mod = (await import(
+        pathToFileURL(path.join(benchDir, `${name}.bench.ts`)).href
+      )) as Record<string, unknown>;
+      const fn = Object.entries(mod).find(
+        ([k, v]) => k.endsWith('Bench') && typeof v === 'function',
+      )?.[1] as BenchFn | undefined;
       if (!fn) throw new Error('exports no <name>Bench function');
-      const rows = await withTimeout(timeoutMs, `${name} bench`, fn({ log: (l) => console.log(l) }));
+      const rows = await withTimeout(
+        timeoutMs,
+        `${name} bench`,
+        fn({ log: (l) => console.log(l) }),
+      );
       results.push({ bench: name, rows });
     } catch (error) {
       const message = (error as Error).message.split('\n')[0]!;
       console.log(`  failed: ${message}`);
-      results.push({ bench: name, rows: [{ name: `(n/a: ${message.slice(0, 90)})`, value: NaN, baseline: NaN, ratio: NaN }] });
+      results.push({
+        bench: name,
+        rows: [{ name: `(n/a: ${message.slice(0, 90)})`, value: NaN, baseline: NaN, ratio: NaN }],
+      });
     }
     console.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
   }

@@ -26,14 +26,21 @@ const jumpingClock = (): Clock => {
   return { now: () => new Date((t += STEP_MS)) };
 };
 
-export async function signInBench(options: { log?: Log; seconds?: number } = {}): Promise<BenchRow[]> {
+export async function signInBench(
+  options: { log?: Log; seconds?: number } = {},
+): Promise<BenchRow[]> {
   const log = options.log ?? (() => {});
   const seconds = options.seconds ?? 10;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-signin-'));
   let database: Database | undefined;
   let app: App | undefined;
   try {
-    const env = parseEnv({ DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789' });
+    const env = parseEnv({
+      DATA_DIR: dataDir,
+      DEMO: '0',
+      LOG_LEVEL: 'silent',
+      SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
+    });
     database = await openDatabase({ dataDir });
     await database.migrate();
     app = await buildApp({ env, database, clock: jumpingClock(), logger: false });
@@ -53,9 +60,14 @@ export async function signInBench(options: { log?: Log; seconds?: number } = {})
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(credentials),
     });
-    if (check.status !== 200) throw new Error(`sign-in answered ${check.status}: ${await check.text()}`);
+    if (check.status !== 200)
+      throw new Error(`sign-in answered ${check.status}: ${await check.text()}`);
 
-    const health = await autocannon({ url: `${base}/api/health`, connections: 10, duration: Math.max(3, seconds / 2) });
+    const health = await autocannon({
+      url: `${base}/api/health`,
+      connections: 10,
+      duration: Math.max(3, seconds / 2),
+    });
     const signIn = await autocannon({
       url: `${base}/api/auth/sign-in`,
       method: 'POST',
@@ -66,14 +78,24 @@ export async function signInBench(options: { log?: Log; seconds?: number } = {})
       duration: seconds,
     });
     if (signIn.non2xx > 0 || signIn.errors > 0) {
-      throw new Error(`sign-in had ${signIn.non2xx} non-2xx answers and ${signIn.errors} errors under load`);
+      throw new Error(
+        `sign-in had ${signIn.non2xx} non-2xx answers and ${signIn.errors} errors under load`,
+      );
     }
-    log(`  health ${Math.round(health.requests.average)} req/s, sign-in ${signIn.requests.average.toFixed(1)} req/s (p50 ${signIn.latency.p50} ms)`);
+    log(
+      `  health ${Math.round(health.requests.average)} req/s, sign-in ${signIn.requests.average.toFixed(1)} req/s (p50 ${signIn.latency.p50} ms)`,
+    );
     return [
-      row('sign-in req/s (4 connections)', signIn.requests.average, health.requests.average, 'higher', {
-        unit: 'req/s',
-        baselineName: 'GET /api/health, same app',
-      }),
+      row(
+        'sign-in req/s (4 connections)',
+        signIn.requests.average,
+        health.requests.average,
+        'higher',
+        {
+          unit: 'req/s',
+          baselineName: 'GET /api/health, same app',
+        },
+      ),
     ];
   } finally {
     await app?.close();

@@ -12,7 +12,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, median, row, waitFor200, withTimeout, type BenchRow, type Log } from './bench-kit.ts';
+import {
+  freePort,
+  median,
+  row,
+  waitFor200,
+  withTimeout,
+  type BenchRow,
+  type Log,
+} from './bench-kit.ts';
 
 const TSX = path.resolve('node_modules/.bin/tsx');
 const START_DEADLINE_MS = 180_000;
@@ -36,7 +44,12 @@ async function timeToHealth(script: string, env: Record<string, string>): Promis
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
   try {
-    const ms = await waitFor200(`http://127.0.0.1:${port}/api/health`, started, START_DEADLINE_MS, () => child.exitCode === null);
+    const ms = await waitFor200(
+      `http://127.0.0.1:${port}/api/health`,
+      started,
+      START_DEADLINE_MS,
+      () => child.exitCode === null,
+    );
     return { ms, stop };
   } catch (error) {
     await stop();
@@ -44,13 +57,17 @@ async function timeToHealth(script: string, env: Record<string, string>): Promis
   }
 }
 
-export async function startupBench(options: { log?: Log; rounds?: number } = {}): Promise<BenchRow[]> {
+export async function startupBench(
+  options: { log?: Log; rounds?: number } = {},
+): Promise<BenchRow[]> {
   const log = options.log ?? (() => {});
   const rounds = options.rounds ?? 3;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-startup-'));
   try {
     if (!fs.existsSync(path.resolve('dist/web/index.html'))) {
-      throw new Error('dist/web is not built (npm run build); main.ts would build it and skew the figure');
+      throw new Error(
+        'dist/web is not built (npm run build); main.ts would build it and skew the figure',
+      );
     }
     const bare = path.join(work, 'bare-server.ts');
     fs.writeFileSync(
@@ -72,20 +89,41 @@ process.on('SIGTERM', () => process.exit(0));
       await b.stop();
 
       const dataDir = path.join(work, `data-${r}`);
-      const env = { DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };
+      const env = {
+        DATA_DIR: dataDir,
+        DEMO: '1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ADMIN_EMAIL: '',
+        ADMIN_PASSWORD: '',
+      };
       const first = await timeToHealth(path.resolve('src/server/main.ts'), env);
       firsts.push(first.ms);
       await first.stop();
       const second = await timeToHealth(path.resolve('src/server/main.ts'), env);
       seconds.push(second.ms);
       await second.stop();
-      log(`  round ${r + 1}: bare ${b.ms} ms, first start ${first.ms} ms, second start ${second.ms} ms`);
+      log(
+        `  round ${r + 1}: bare ${b.ms} ms, first start ${first.ms} ms, second start ${second.ms} ms`,
+      );
     }
     const baseline = median(baselines);
     const extra = { unit: 'ms', baselineName: 'tsx + bare node:http' };
     return [
-      row('start-up to health: fresh DATA_DIR, DEMO=1 (median)', median(firsts), baseline, 'lower', extra),
-      row('start-up to health: second start, same DATA_DIR (median)', median(seconds), baseline, 'lower', extra),
+      row(
+        'start-up to health: fresh DATA_DIR, DEMO=1 (median)',
+        median(firsts),
+        baseline,
+        'lower',
+        extra,
+      ),
+      row(
+        'start-up to health: second start, same DATA_DIR (median)',
+        median(seconds),
+        baseline,
+        'lower',
+        extra,
+      ),
     ];
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -37,7 +37,13 @@ const CHROME_FLAGS = [
   '--disable-sync',
 ];
 
-type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean; css?: string[] };
+type ManifestChunk = {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  css?: string[];
+};
 type Manifest = Record<string, ManifestChunk>;
 
 const gzipKB = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
@@ -53,11 +59,17 @@ function viteBuild(outDir: string) {
 }
 
 /** Files the browser fetches as JavaScript before /route can render. */
-function initialScripts(outDir: string, manifest: Manifest, pageSource: RegExp | null): Set<string> {
+function initialScripts(
+  outDir: string,
+  manifest: Manifest,
+  pageSource: RegExp | null,
+): Set<string> {
   const html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
   const files = new Set<string>();
-  for (const m of html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g)) files.add(m[1]!);
-  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g)) files.add(m[1]!);
+  for (const m of html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g))
+    files.add(m[1]!);
+  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g))
+    files.add(m[1]!);
   if (pageSource) {
     const key = Object.keys(manifest).find((k) => pageSource.test(k));
     if (!key) throw new Error(`no chunk for ${pageSource} in the build manifest`);
@@ -95,10 +107,19 @@ function reactFloorKB(): number {
     const outDir = path.join(dir, 'dist');
     const result = spawnSync(
       path.resolve('node_modules/.bin/vite'),
-      ['build', '--config', path.join(dir, 'vite.config.mjs'), '--outDir', outDir, '--emptyOutDir', '--manifest'],
+      [
+        'build',
+        '--config',
+        path.join(dir, 'vite.config.mjs'),
+        '--outDir',
+        outDir,
+        '--emptyOutDir',
+        '--manifest',
+      ],
       { encoding: 'utf8', timeout: 5 * 60_000 },
     );
-    if (result.status !== 0) throw new Error(`vite build of the React floor failed:\n${result.stderr || result.stdout}`);
+    if (result.status !== 0)
+      throw new Error(`vite build of the React floor failed:\n${result.stderr || result.stdout}`);
     const files = initialScripts(outDir, {}, null);
     return [...files].reduce((sum, f) => sum + gzipKB(path.join(outDir, f)), 0);
   } finally {
@@ -109,11 +130,21 @@ function reactFloorKB(): number {
 async function lighthouseScore(url: string): Promise<number> {
   const { default: lighthouse } = await import('lighthouse');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-chrome-'));
-  const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, userDataDir });
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: CHROME_FLAGS,
+    userDataDir,
+  });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
     const score = result?.lhr.categories.performance?.score;
-    if (typeof score !== 'number') throw new Error(`Lighthouse gave no performance score for ${url}`);
+    if (typeof score !== 'number')
+      throw new Error(`Lighthouse gave no performance score for ${url}`);
     return score * 100;
   } finally {
     await chrome.kill();
@@ -132,7 +163,9 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
   try {
     log('  building the web app…');
     viteBuild(outDir);
-    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'),
+    ) as Manifest;
     const floor = reactFloorKB();
     for (const [route, page] of [
       ['/auth', /(^|\/)pages\/auth-page\.tsx$/],
@@ -152,7 +185,12 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
 
     try {
       const dataDir = path.join(work, 'data');
-      const env = parseEnv({ DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'silent', SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789' });
+      const env = parseEnv({
+        DATA_DIR: dataDir,
+        DEMO: '0',
+        LOG_LEVEL: 'silent',
+        SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
+      });
       database = await openDatabase({ dataDir });
       await database.migrate();
       app = await buildApp({ env, database, logger: false, webDir: outDir });
@@ -160,7 +198,9 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
       const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       bare = http.createServer((_req, res) => {
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Baseline</title></head><body><h1>Baseline</h1><p>A static page.</p></body></html>');
+        res.end(
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Baseline</title></head><body><h1>Baseline</h1><p>A static page.</p></body></html>',
+        );
       });
       await new Promise<void>((resolve) => bare!.listen(0, '127.0.0.1', resolve));
       const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
@@ -178,7 +218,12 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
       );
     } catch (error) {
       log(`  Lighthouse failed: ${(error as Error).message}`);
-      rows.push(unavailable('Lighthouse performance of /auth', (error as Error).message.split('\n')[0]!.slice(0, 80)));
+      rows.push(
+        unavailable(
+          'Lighthouse performance of /auth',
+          (error as Error).message.split('\n')[0]!.slice(0, 80),
+        ),
+      );
     }
     return rows;
   } finally {

@@ -53,7 +53,10 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
       (deps.print ?? ((text: string) => console.log(text)))(credentialsBlock(demo));
     } catch (error) {
       // Demo content is a convenience: the server still starts without it.
-      log.error({ err: error }, 'demo content could not be seeded; start on an empty DATA_DIR to try again');
+      log.error(
+        { err: error },
+        'demo content could not be seeded; start on an empty DATA_DIR to try again',
+      );
     } finally {
       if (!deps.storage) await storage.close();
     }
@@ -79,7 +82,11 @@ async function ensureAdmin(
     return 'promoted';
   }
   try {
-    const { userId } = await accounts.create({ email: admin.email, password: admin.password, displayName: 'Admin' });
+    const { userId } = await accounts.create({
+      email: admin.email,
+      password: admin.password,
+      displayName: 'Admin',
+    });
     await roles.grant(userId, 'admin');
     log.info({ email: admin.email }, 'ADMIN_EMAIL: admin account created');
     return 'created';

@@ -5,7 +5,12 @@ import { sql } from 'drizzle-orm';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { createRolesRepository } from '../../src/server/db/repositories/roles.repository.ts';
-import { adminDeps, ExitCode, parseAdminArgs, runAdminCommand } from '../../src/server/cli/admin.ts';
+import {
+  adminDeps,
+  ExitCode,
+  parseAdminArgs,
+  runAdminCommand,
+} from '../../src/server/cli/admin.ts';
 
 async function addUser(t: TestDatabase, email: string): Promise<string> {
   const result = (await t.database.db.execute(
@@ -19,7 +24,10 @@ describe('admin CLI arguments', () => {
     [[], 'No command given.'],
     [['promote', 'a@b.c'], 'Unknown command "promote".'],
     [['grant', 'a@b.c'], 'grant needs an email and a role.'],
-    [['grant', 'a@b.c', 'root'], 'Unknown role "root"; expected one of artist, admin, pending_artist.'],
+    [
+      ['grant', 'a@b.c', 'root'],
+      'Unknown role "root"; expected one of artist, admin, pending_artist.',
+    ],
     [['list', 'a@b.c', 'admin'], 'list takes at most an email.'],
     [['revoke', 'a@b.c', 'admin', 'extra'], 'Unexpected arguments: extra'],
   ])('%j is a usage error', (args, problem) => {
@@ -42,7 +50,10 @@ describe.each(dbKinds)('admin CLI commands on %s', (kind) => {
   const run = (...args: string[]) => {
     out = [];
     err = [];
-    return runAdminCommand(parseAdminArgs(args), adminDeps(t.database.db, { out: (l) => out.push(l), err: (l) => err.push(l) }));
+    return runAdminCommand(
+      parseAdminArgs(args),
+      adminDeps(t.database.db, { out: (l) => out.push(l), err: (l) => err.push(l) }),
+    );
   };
 
   beforeAll(async () => {
@@ -77,8 +88,11 @@ describe.each(dbKinds)('admin CLI commands on %s', (kind) => {
 
   it('exits 1 with a message for an unknown email and changes nothing', async () => {
     const count = async () =>
-      ((await t.database.db.execute(sql`select count(*)::int as n from user_roles`)) as unknown as { rows: { n: number }[] })
-        .rows[0]!.n;
+      (
+        (await t.database.db.execute(
+          sql`select count(*)::int as n from user_roles`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0]!.n;
     const before = await count();
     expect(await run('grant', 'nobody@example.test', 'admin')).toBe(ExitCode.failed);
     expect(err).toEqual(['No account with email nobody@example.test.']);
@@ -101,10 +115,14 @@ describe('npm run admin (spawned)', () => {
 
   const spawnCli = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/cli/admin.ts', ...args], {
-        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        path.resolve('node_modules/.bin/tsx'),
+        ['src/server/cli/admin.ts', ...args],
+        {
+          env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -22,7 +22,13 @@ async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>
   await app.ready();
   const printed: string[] = [];
   const run = () =>
-    bootstrap({ env: appEnv, database: db.database, log: silent, accounts: app.accounts, print: (t) => printed.push(t) });
+    bootstrap({
+      env: appEnv,
+      database: db.database,
+      log: silent,
+      accounts: app.accounts,
+      print: (t) => printed.push(t),
+    });
   return { db, app, env: appEnv, printed, run };
 }
 
@@ -65,7 +71,8 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
   });
 
   it('dates activity after the thing it is about, within the last week', async () => {
-    const result = (await t.db.database.db.execute(`
+    const result = (await t.db.database.db.execute(
+      `
       select (select count(*) from stream_analytics sa join songs s on s.id = sa.song_id
                where sa.played_at < s.created_at or sa.played_at > now())::int as early_plays,
              (select count(*) from stream_analytics sa join podcast_episodes e on e.id = sa.podcast_episode_id
@@ -76,11 +83,18 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
                 (select duration_ms from songs where id = song_id),
                 (select duration_ms from podcast_episodes where id = podcast_episode_id))))::int as wrong_completed,
              (select sum(play_count) from songs)::int - ${SONG_HISTORY} as counted_plays,
-             (select count(*) from stream_analytics where song_id is not null)::int as song_plays` as never)) as unknown as {
+             (select count(*) from stream_analytics where song_id is not null)::int as song_plays` as never,
+    )) as unknown as {
       rows: Record<string, number>[];
     };
     const r = result.rows[0]!;
-    expect(r).toMatchObject({ early_plays: 0, early_episode_plays: 0, early_likes: 0, old_plays: 0, wrong_completed: 0 });
+    expect(r).toMatchObject({
+      early_plays: 0,
+      early_episode_plays: 0,
+      early_likes: 0,
+      old_plays: 0,
+      wrong_completed: 0,
+    });
     // play_count = the demo's history plus one per stream record.
     expect(r.counted_plays).toBe(r.song_plays);
   });
@@ -110,7 +124,12 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
       expect(wav.size).toBe(44 + Math.round((Number(r.duration_ms) / 1000) * 22_050) * 2);
       expect(Number(r.duration_ms)).toBeGreaterThanOrEqual(20_000);
       expect(Number(r.duration_ms)).toBeLessThanOrEqual(40_000);
-      expect(fs.readFileSync(path.join(t.db.dataDir, 'media', 'cover-art', String(r.cover_art_key)), 'utf8')).toMatch(/^<svg/);
+      expect(
+        fs.readFileSync(
+          path.join(t.db.dataDir, 'media', 'cover-art', String(r.cover_art_key)),
+          'utf8',
+        ),
+      ).toMatch(/^<svg/);
       expect(Number(r.play_count)).toBeGreaterThan(0);
       expect(r.artist).toMatch(/Nova Lumen|The Night Owls/);
     }
@@ -122,7 +141,12 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
   it('prints the credentials once, in one block', () => {
     expect(t.printed).toHaveLength(1);
     expect(t.printed[0]).toContain(`password of each is: ${DEMO_PASSWORD}`);
-    for (const email of [DEMO_ADMIN_EMAIL, 'nova@canto.local', 'river@canto.local', 'ana@canto.local']) {
+    for (const email of [
+      DEMO_ADMIN_EMAIL,
+      'nova@canto.local',
+      'river@canto.local',
+      'ana@canto.local',
+    ]) {
       expect(t.printed[0]).toContain(email);
     }
   });
@@ -146,11 +170,19 @@ describe.each(dbKinds)('ADMIN_EMAIL bootstrap on %s', (kind) => {
   });
 
   beforeAll(async () => {
-    t = await setup(kind, { DEMO: '1', ADMIN_EMAIL: 'Boss@Example.test', ADMIN_PASSWORD: 'from-the-env' });
+    t = await setup(kind, {
+      DEMO: '1',
+      ADMIN_EMAIL: 'Boss@Example.test',
+      ADMIN_PASSWORD: 'from-the-env',
+    });
   });
 
   it('promotes an existing account without touching its password, and seeds no demo', async () => {
-    const { userId } = await t.app.accounts.create({ email: 'boss@example.test', password: 'chosen-later', displayName: 'Boss' });
+    const { userId } = await t.app.accounts.create({
+      email: 'boss@example.test',
+      password: 'chosen-later',
+      displayName: 'Boss',
+    });
     const result = await t.run();
     expect(result).toEqual({ admin: 'promoted', demo: null });
     expect(await createRolesRepository(t.db.database.db).rolesOf(userId)).toEqual(['admin']);
@@ -172,7 +204,11 @@ describe('ADMIN_EMAIL on a fresh database with demo content', () => {
   });
 
   it('creates the admin from the environment and leaves out the demo admin', async () => {
-    t = await setup('pglite', { DEMO: '1', ADMIN_EMAIL: 'root@example.test', ADMIN_PASSWORD: 'root-password' });
+    t = await setup('pglite', {
+      DEMO: '1',
+      ADMIN_EMAIL: 'root@example.test',
+      ADMIN_PASSWORD: 'root-password',
+    });
     const result = await t.run();
     expect(result.admin).toBe('created');
     expect(result.demo?.accounts.map((a) => a.email)).not.toContain(DEMO_ADMIN_EMAIL);

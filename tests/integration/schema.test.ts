@@ -43,7 +43,12 @@ describe.each(dbKinds)('schema constraints on %s', (kind) => {
     t = await createTestDatabase(kind);
     db = t.database.db;
     const user = async (email: string) =>
-      (await one(db, sql`insert into users (email, password_hash) values (${email}, 'x') returning id`)).id as string;
+      (
+        await one(
+          db,
+          sql`insert into users (email, password_hash) values (${email}, 'x') returning id`,
+        )
+      ).id as string;
     alice = await user('alice@example.test');
     bob = await user('bob@example.test');
     songId = (
@@ -52,47 +57,82 @@ describe.each(dbKinds)('schema constraints on %s', (kind) => {
         sql`insert into songs (artist_id, title, genre, file_url) values (${bob}, 'Song', 'Pop', '/media/music/a.wav') returning id`,
       )
     ).id as string;
-    playlistId = (await one(db, sql`insert into playlists (user_id, title) values (${alice}, 'Mix') returning id`))
-      .id as string;
-    podcastId = (await one(db, sql`insert into podcasts (creator_id, title) values (${bob}, 'Show') returning id`))
-      .id as string;
+    playlistId = (
+      await one(
+        db,
+        sql`insert into playlists (user_id, title) values (${alice}, 'Mix') returning id`,
+      )
+    ).id as string;
+    podcastId = (
+      await one(
+        db,
+        sql`insert into podcasts (creator_id, title) values (${bob}, 'Show') returning id`,
+      )
+    ).id as string;
   });
   afterAll(async () => {
     await t?.drop();
   });
 
   it('keeps a song once per playlist', async () => {
-    await db.execute(sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${songId}, 0)`);
+    await db.execute(
+      sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${songId}, 0)`,
+    );
     expect(
       await sqlState(
-        db.execute(sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${songId}, 1)`),
+        db.execute(
+          sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${songId}, 1)`,
+        ),
       ),
     ).toBe(UNIQUE);
   });
 
   it('refuses a negative playlist position', async () => {
-    const other = (await one(db, sql`insert into songs (title, preview_url, source) values ('Ext', 'https://x/p.m4a', 'itunes') returning id`)).id;
+    const other = (
+      await one(
+        db,
+        sql`insert into songs (title, preview_url, source) values ('Ext', 'https://x/p.m4a', 'itunes') returning id`,
+      )
+    ).id;
     expect(
       await sqlState(
-        db.execute(sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${other}, -1)`),
+        db.execute(
+          sql`insert into playlist_tracks (playlist_id, song_id, position) values (${playlistId}, ${other}, -1)`,
+        ),
       ),
     ).toBe(CHECK);
   });
 
   it('refuses a duplicate like', async () => {
     await db.execute(sql`insert into liked_songs (user_id, song_id) values (${alice}, ${songId})`);
-    expect(await sqlState(db.execute(sql`insert into liked_songs (user_id, song_id) values (${alice}, ${songId})`))).toBe(UNIQUE);
+    expect(
+      await sqlState(
+        db.execute(sql`insert into liked_songs (user_id, song_id) values (${alice}, ${songId})`),
+      ),
+    ).toBe(UNIQUE);
   });
 
   it('refuses a duplicate follow pair and a self-follow', async () => {
-    await db.execute(sql`insert into user_follows (follower_id, following_id) values (${alice}, ${bob})`);
+    await db.execute(
+      sql`insert into user_follows (follower_id, following_id) values (${alice}, ${bob})`,
+    );
     expect(
-      await sqlState(db.execute(sql`insert into user_follows (follower_id, following_id) values (${alice}, ${bob})`)),
+      await sqlState(
+        db.execute(
+          sql`insert into user_follows (follower_id, following_id) values (${alice}, ${bob})`,
+        ),
+      ),
     ).toBe(UNIQUE);
     // The reverse direction is a different follow and is allowed.
-    await db.execute(sql`insert into user_follows (follower_id, following_id) values (${bob}, ${alice})`);
+    await db.execute(
+      sql`insert into user_follows (follower_id, following_id) values (${bob}, ${alice})`,
+    );
     expect(
-      await sqlState(db.execute(sql`insert into user_follows (follower_id, following_id) values (${alice}, ${alice})`)),
+      await sqlState(
+        db.execute(
+          sql`insert into user_follows (follower_id, following_id) values (${alice}, ${alice})`,
+        ),
+      ),
     ).toBe(CHECK);
   });
 
@@ -141,15 +181,20 @@ describe.each(dbKinds)('schema constraints on %s', (kind) => {
     );
     expect(
       await sqlState(
-        db.execute(sql`insert into artist_revenue (artist_id, month, total_revenue_cents) values (${bob}, '2026-02', 0)`),
+        db.execute(
+          sql`insert into artist_revenue (artist_id, month, total_revenue_cents) values (${bob}, '2026-02', 0)`,
+        ),
       ),
     ).toBe(UNIQUE);
     // Another month for the same artist is fine; a malformed month is not.
     await db.execute(sql`insert into artist_revenue (artist_id, month) values (${bob}, '2026-03')`);
     for (const month of ['2026-13', '2026-1', '26-01', '2026-00']) {
-      expect(await sqlState(db.execute(sql`insert into artist_revenue (artist_id, month) values (${bob}, ${month})`)), month).toBe(
-        CHECK,
-      );
+      expect(
+        await sqlState(
+          db.execute(sql`insert into artist_revenue (artist_id, month) values (${bob}, ${month})`),
+        ),
+        month,
+      ).toBe(CHECK);
     }
   });
 
@@ -161,22 +206,34 @@ describe.each(dbKinds)('schema constraints on %s', (kind) => {
       );
     expect(await sqlState(insert(999))).toBe(CHECK);
     expect(await sqlState(insert(1000))).toBeUndefined();
-    expect(await sqlState(db.execute(sql`update artist_withdrawals set status = 'completed' where artist_id = ${bob}`))).toBe(
-      CHECK,
-    );
+    expect(
+      await sqlState(
+        db.execute(
+          sql`update artist_withdrawals set status = 'completed' where artist_id = ${bob}`,
+        ),
+      ),
+    ).toBe(CHECK);
   });
 
   it('refuses a play that names neither or both of song and episode', async () => {
-    expect(await sqlState(db.execute(sql`insert into stream_analytics (user_id) values (${alice})`))).toBe(CHECK);
     expect(
-      await sqlState(db.execute(sql`insert into stream_analytics (user_id, song_id, listened_ms) values (${alice}, ${songId}, -5)`)),
+      await sqlState(db.execute(sql`insert into stream_analytics (user_id) values (${alice})`)),
+    ).toBe(CHECK);
+    expect(
+      await sqlState(
+        db.execute(
+          sql`insert into stream_analytics (user_id, song_id, listened_ms) values (${alice}, ${songId}, -5)`,
+        ),
+      ),
     ).toBe(CHECK);
   });
 
   it('refuses a money row for a user to vanish by cascade', async () => {
     // bob has artist_revenue and a withdrawal: deleting him must be an explicit decision.
     // PostgreSQL 18 (PGlite) reports RESTRICT as restrict_violation, 15 as foreign_key_violation.
-    expect(['23001', '23503']).toContain(await sqlState(db.execute(sql`delete from users where id = ${bob}`)));
+    expect(['23001', '23503']).toContain(
+      await sqlState(db.execute(sql`delete from users where id = ${bob}`)),
+    );
   });
 
   it('has trigram indexes the planner uses for title ILIKE', async () => {

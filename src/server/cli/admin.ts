@@ -1,7 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import { EnvError, parseEnv } from '../env.ts';
 import { openDatabase, type Db } from '../db/client.ts';
-import { createRolesRepository, type RolesRepository } from '../db/repositories/roles.repository.ts';
+import {
+  createRolesRepository,
+  type RolesRepository,
+} from '../db/repositories/roles.repository.ts';
 import { createRoleHoldersRepository } from '../db/repositories/role-holders.repository.ts';
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
 
@@ -35,12 +38,18 @@ export function parseAdminArgs(args: string[]): AdminCommand {
   if (['help', '--help', '-h'].includes(command)) return { kind: 'help' };
   if (extra.length > 0) return usageError(`Unexpected arguments: ${extra.join(' ')}`);
   if (command === 'list') {
-    return roleArg ? usageError('list takes at most an email.') : { kind: 'list', email: email && normalizeEmail(email) };
+    return roleArg
+      ? usageError('list takes at most an email.')
+      : { kind: 'list', email: email && normalizeEmail(email) };
   }
-  if (command !== 'grant' && command !== 'revoke') return usageError(`Unknown command "${command}".`);
+  if (command !== 'grant' && command !== 'revoke')
+    return usageError(`Unknown command "${command}".`);
   if (!email || !roleArg) return usageError(`${command} needs an email and a role.`);
   const role = roleSchema.safeParse(roleArg);
-  if (!role.success) return usageError(`Unknown role "${roleArg}"; expected one of ${roleSchema.options.join(', ')}.`);
+  if (!role.success)
+    return usageError(
+      `Unknown role "${roleArg}"; expected one of ${roleSchema.options.join(', ')}.`,
+    );
   return { kind: command, email: normalizeEmail(email), role: role.data };
 }
 
@@ -88,7 +97,11 @@ export async function runAdminCommand(command: AdminCommand, deps: AdminDeps): P
         deps.out(`Granted ${role} to ${email}.`);
       } else {
         const removed = await deps.roles.revoke(userId, role);
-        deps.out(removed ? `Revoked ${role} from ${email}.` : `${email} did not have ${role}; nothing changed.`);
+        deps.out(
+          removed
+            ? `Revoked ${role} from ${email}.`
+            : `${email} did not have ${role}; nothing changed.`,
+        );
       }
       return ExitCode.ok;
     }
@@ -103,14 +116,24 @@ function unknownEmail(deps: AdminDeps, email: string) {
 /** The database-backed dependencies of the command. */
 export function adminDeps(db: Db, io: Pick<AdminDeps, 'out' | 'err'>): AdminDeps {
   const holders = createRoleHoldersRepository(db);
-  return { ...io, roles: createRolesRepository(db), findUserId: holders.findUserId, listRoleHolders: holders.listRoleHolders };
+  return {
+    ...io,
+    roles: createRolesRepository(db),
+    findUserId: holders.findUserId,
+    listRoleHolders: holders.listRoleHolders,
+  };
 }
 
 async function main(): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   const command = parseAdminArgs(process.argv.slice(2));
   if (command.kind === 'help' || command.kind === 'usage-error') {
-    return runAdminCommand(command, { ...io, roles: null as never, findUserId: null as never, listRoleHolders: null as never });
+    return runAdminCommand(command, {
+      ...io,
+      roles: null as never,
+      findUserId: null as never,
+      listRoleHolders: null as never,
+    });
   }
   let env;
   try {
@@ -122,7 +145,11 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, poolSize: 1 });
+  const database = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    poolSize: 1,
+  });
   try {
     await database.migrate();
     return await runAdminCommand(command, adminDeps(database.db, io));

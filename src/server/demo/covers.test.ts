@@ -20,7 +20,10 @@ describe('demo covers', () => {
   });
 
   it('wraps long titles to two lines with an ellipsis', () => {
-    const svg = renderCover({ seed: 'w', title: 'A very long title that keeps going well past two lines of text' });
+    const svg = renderCover({
+      seed: 'w',
+      title: 'A very long title that keeps going well past two lines of text',
+    });
     expect(svg.match(/font-size="46"/g)).toHaveLength(2);
     expect(svg).toContain('…');
   });

@@ -8,7 +8,10 @@ import { seededRandom } from './synth.ts';
 const SIZE = 600;
 
 const escapeXml = (text: string) =>
-  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+  text.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
 
 /** Greedy word wrap to at most `maxLines` lines of about `width` characters. */
 function wrap(text: string, width: number, maxLines: number): string[] {
@@ -28,7 +31,15 @@ function wrap(text: string, width: number, maxLines: number): string[] {
   return lines;
 }
 
-export function renderCover({ seed, title, subtitle }: { seed: string; title: string; subtitle?: string }): string {
+export function renderCover({
+  seed,
+  title,
+  subtitle,
+}: {
+  seed: string;
+  title: string;
+  subtitle?: string;
+}): string {
   const random = seededRandom(`cover:${seed}`);
   const hue = Math.floor(random() * 360);
   const hue2 = (hue + 40 + Math.floor(random() * 120)) % 360;
@@ -42,7 +53,9 @@ export function renderCover({ seed, title, subtitle }: { seed: string; title: st
     const fill = `hsl(${(hue + Math.floor(random() * 180)) % 360} 80% ${55 + Math.floor(random() * 25)}%)`;
     const opacity = (0.15 + random() * 0.35).toFixed(2);
     if (random() < 0.5) {
-      shapes.push(`<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${fill}" opacity="${opacity}"/>`);
+      shapes.push(
+        `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${fill}" opacity="${opacity}"/>`,
+      );
     } else {
       const rotate = Math.floor(random() * 90);
       shapes.push(
@@ -53,7 +66,10 @@ export function renderCover({ seed, title, subtitle }: { seed: string; title: st
   const lines = wrap(title, 16, 2);
   const titleY = SIZE - 70 - (lines.length - 1) * 52 - (subtitle ? 36 : 0);
   const text = lines
-    .map((l, i) => `<text x="40" y="${titleY + i * 52}" font-size="46" font-weight="700">${escapeXml(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="40" y="${titleY + i * 52}" font-size="46" font-weight="700">${escapeXml(l)}</text>`,
+    )
     .join('');
   const sub = subtitle
     ? `<text x="40" y="${SIZE - 50}" font-size="26" opacity="0.85">${escapeXml(subtitle)}</text>`

@@ -34,10 +34,21 @@ export type DemoDeps = {
   songSeconds?: (index: number) => number;
 };
 
-export type DemoAccount = { email: string; displayName: string; role: Role | 'listener'; userId: string };
+export type DemoAccount = {
+  email: string;
+  displayName: string;
+  role: Role | 'listener';
+  userId: string;
+};
 export type DemoResult = { accounts: DemoAccount[]; songs: number; episodes: number };
 
-type AccountSpec = { key: string; email: string; displayName: string; role: Role | 'listener'; bio?: string };
+type AccountSpec = {
+  key: string;
+  email: string;
+  displayName: string;
+  role: Role | 'listener';
+  bio?: string;
+};
 
 const ACCOUNTS: AccountSpec[] = [
   { key: 'admin', email: DEMO_ADMIN_EMAIL, displayName: 'Canto Admin', role: 'admin' },
@@ -56,7 +67,13 @@ const ACCOUNTS: AccountSpec[] = [
     bio: 'A four-piece that plays after midnight: rock, jazz and whatever the room asks for.',
   },
   { key: 'river', email: 'river@canto.local', displayName: 'River Stone', role: 'pending_artist' },
-  { key: 'ana', email: 'ana@canto.local', displayName: 'Ana Ruiz', role: 'listener', bio: 'Runs on coffee and synths.' },
+  {
+    key: 'ana',
+    email: 'ana@canto.local',
+    displayName: 'Ana Ruiz',
+    role: 'listener',
+    bio: 'Runs on coffee and synths.',
+  },
   { key: 'ben', email: 'ben@canto.local', displayName: 'Ben Okafor', role: 'listener' },
   { key: 'cleo', email: 'cleo@canto.local', displayName: 'Cleo Martin', role: 'listener' },
 ];
@@ -78,8 +95,14 @@ const SONGS: { artist: 'nova' | 'owls'; title: string; genre: Genre; plays: numb
 
 const EPISODES = [
   { title: 'How a Song Starts', description: 'From a hummed line on the bus to a first demo.' },
-  { title: 'Drums on a Budget', description: 'Noise, a sine wave and patience: building a kit from nothing.' },
-  { title: 'Mixing for Small Speakers', description: 'Why your mix should sound good on a phone first.' },
+  {
+    title: 'Drums on a Budget',
+    description: 'Noise, a sine wave and patience: building a kit from nothing.',
+  },
+  {
+    title: 'Mixing for Small Speakers',
+    description: 'Why your mix should sound good on a phone first.',
+  },
 ];
 
 const HOUR = 3_600_000;
@@ -96,7 +119,10 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
   const store = async (bucket: Bucket, ext: keyof typeof MEDIA_TYPES, bytes: Buffer | string) => {
     const key = newKey(ext);
     const body = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    await storage.put(bucket, key, Readable.from([body]), { contentType: MEDIA_TYPES[ext], maxBytes: body.length });
+    await storage.put(bucket, key, Readable.from([body]), {
+      contentType: MEDIA_TYPES[ext],
+      maxBytes: body.length,
+    });
     written.push({ bucket, key });
     return { url: `/media/${bucket}/${key}`, key };
   };
@@ -122,7 +148,10 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
 
   try {
     const content: DemoContent = {
-      bios: ACCOUNTS.filter((a) => a.bio && id[a.key]).map((a) => ({ userId: id[a.key]!, bio: a.bio! })),
+      bios: ACCOUNTS.filter((a) => a.bio && id[a.key]).map((a) => ({
+        userId: id[a.key]!,
+        bio: a.bio!,
+      })),
       songs: [],
       podcasts: [],
       episodes: [],
@@ -137,9 +166,17 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     // Songs, newest first in list order, half a day apart over the last week.
     for (const [i, s] of SONGS.entries()) {
       const seconds = deps.songSeconds?.(i) ?? 24 + Math.floor(random() * 9);
-      const { wav, durationMs } = synthesizeWav({ seed: `${s.title}`, flavour: FLAVOURS[s.genre], seconds });
+      const { wav, durationMs } = synthesizeWav({
+        seed: `${s.title}`,
+        flavour: FLAVOURS[s.genre],
+        seconds,
+      });
       const file = await store('music', 'wav', wav);
-      const cover = await store('cover-art', 'svg', renderCover({ seed: s.title, title: s.title, subtitle: nameOf(s.artist) }));
+      const cover = await store(
+        'cover-art',
+        'svg',
+        renderCover({ seed: s.title, title: s.title, subtitle: nameOf(s.artist) }),
+      );
       content.songs.push({
         id: crypto.randomUUID(),
         artistId: id[s.artist]!,
@@ -157,7 +194,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     }
 
     const podcastId = crypto.randomUUID();
-    const showCover = await store('cover-art', 'svg', renderCover({ seed: 'after-hours', title: 'After Hours Radio', subtitle: nameOf('owls') }));
+    const showCover = await store(
+      'cover-art',
+      'svg',
+      renderCover({ seed: 'after-hours', title: 'After Hours Radio', subtitle: nameOf('owls') }),
+    );
     content.podcasts.push({
       id: podcastId,
       creatorId: id.owls!,
@@ -191,7 +232,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     for (const [n, listener] of ['ana', 'ben', 'cleo'].entries()) {
       for (const artist of ['nova', 'owls']) {
         const at = new Date(now - (5 - n) * DAY - HOUR * (artist === 'nova' ? 1 : 2));
-        content.follows.push({ followerId: id[listener]!, followingId: id[artist]!, createdAt: at });
+        content.follows.push({
+          followerId: id[listener]!,
+          followingId: id[artist]!,
+          createdAt: at,
+        });
         content.notifications.push({
           userId: id[artist]!,
           type: 'new_follower',
@@ -203,7 +248,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         });
       }
     }
-    content.follows.push({ followerId: id.ana!, followingId: id.ben!, createdAt: new Date(now - 2 * DAY) });
+    content.follows.push({
+      followerId: id.ana!,
+      followingId: id.ben!,
+      createdAt: new Date(now - 2 * DAY),
+    });
 
     // Likes and plays over the last 7 days, so stats, recently played and the dashboard show
     // data; each after its song appeared.
@@ -216,12 +265,17 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       const liked = new Set<number>();
       while (liked.size < 4) liked.add(Math.floor(random() * songRows.length));
       for (const index of liked) {
-        content.likes.push({ userId: listener, songId: songRows[index]!.id!, createdAt: sinceRelease(songRows[index]!) });
+        content.likes.push({
+          userId: listener,
+          songId: songRows[index]!.id!,
+          createdAt: sinceRelease(songRows[index]!),
+        });
       }
       for (let p = 0; p < 14; p++) {
         const song = pick(songRows);
         const duration = song.durationMs!;
-        const listenedMs = random() < 0.7 ? duration : Math.floor(duration * (0.2 + random() * 0.6));
+        const listenedMs =
+          random() < 0.7 ? duration : Math.floor(duration * (0.2 + random() * 0.6));
         content.streams.push({
           userId: listener,
           songId: song.id!,
@@ -246,9 +300,19 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     }
 
     const playlistSpecs = [
-      { owner: 'ana', title: 'Focus Flow', description: 'Steady beats for deep work.', genres: ['Electronic', 'Classical', 'Jazz'] },
+      {
+        owner: 'ana',
+        title: 'Focus Flow',
+        description: 'Steady beats for deep work.',
+        genres: ['Electronic', 'Classical', 'Jazz'],
+      },
       { owner: 'ben', title: 'Road Trip', description: null, genres: ['Rock', 'Country', 'Pop'] },
-      { owner: 'cleo', title: 'Late Night', description: 'For after midnight.', genres: ['Jazz', 'R&B', 'Hip Hop'] },
+      {
+        owner: 'cleo',
+        title: 'Late Night',
+        description: 'For after midnight.',
+        genres: ['Jazz', 'R&B', 'Hip Hop'],
+      },
     ];
     for (const [n, p] of playlistSpecs.entries()) {
       const playlistId = crypto.randomUUID();
@@ -263,7 +327,9 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       });
       songRows
         .filter((s) => p.genres.includes(s.genre!))
-        .forEach((s, position) => content.playlistTracks.push({ playlistId, songId: s.id!, position }));
+        .forEach((s, position) =>
+          content.playlistTracks.push({ playlistId, songId: s.id!, position }),
+        );
     }
 
     for (const account of made) {
@@ -290,7 +356,9 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
 /** The one block printed at start after seeding: who can sign in, and with what. */
 export function credentialsBlock(result: DemoResult): string {
   const width = Math.max(...result.accounts.map((a) => a.email.length));
-  const rows = result.accounts.map((a) => `  ${a.role.padEnd(15)} ${a.email.padEnd(width)}  ${a.displayName}`);
+  const rows = result.accounts.map(
+    (a) => `  ${a.role.padEnd(15)} ${a.email.padEnd(width)}  ${a.displayName}`,
+  );
   return [
     '──────────────────────── Canto demo content ────────────────────────',
     `Seeded ${result.songs} songs and ${result.episodes} podcast episodes. Sign in with any of these`,

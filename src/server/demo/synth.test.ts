@@ -51,7 +51,12 @@ describe('demo synth', () => {
     [27.5, 22_050],
     [3, 44_100],
   ])('lasts %s s at %s Hz, by the header and by the reported duration', (seconds, sampleRate) => {
-    const { wav, durationMs } = synthesizeWav({ seed: 'len', flavour: FLAVOURS.Rock, seconds, sampleRate });
+    const { wav, durationMs } = synthesizeWav({
+      seed: 'len',
+      flavour: FLAVOURS.Rock,
+      seconds,
+      sampleRate,
+    });
     const h = parseWav(wav);
     expect(h.sampleRate).toBe(sampleRate);
     expect(h.dataSize / h.byteRate).toBeCloseTo(seconds, 3);
@@ -66,25 +71,32 @@ describe('demo synth', () => {
     expect(a.equals(c)).toBe(false);
   });
 
-  it.each([...GENRES, 'Podcast' as const])('%s is audible, not clipped, and starts and ends silent', (genre) => {
-    const { wav } = synthesizeWav({ seed: genre, flavour: FLAVOURS[genre], seconds: 6 });
-    const s = samplesOf(wav);
-    let sumSquares = 0;
-    let peak = 0;
-    for (const v of s) {
-      sumSquares += v * v;
-      peak = Math.max(peak, Math.abs(v));
-    }
-    const rms = Math.sqrt(sumSquares / s.length) / 32767;
-    expect(rms).toBeGreaterThan(0.05);
-    expect(peak).toBeLessThan(32767);
-    expect(Math.abs(s[0]!)).toBeLessThan(50);
-    expect(Math.abs(s[s.length - 1]!)).toBeLessThan(50);
-  });
+  it.each([...GENRES, 'Podcast' as const])(
+    '%s is audible, not clipped, and starts and ends silent',
+    (genre) => {
+      const { wav } = synthesizeWav({ seed: genre, flavour: FLAVOURS[genre], seconds: 6 });
+      const s = samplesOf(wav);
+      let sumSquares = 0;
+      let peak = 0;
+      for (const v of s) {
+        sumSquares += v * v;
+        peak = Math.max(peak, Math.abs(v));
+      }
+      const rms = Math.sqrt(sumSquares / s.length) / 32767;
+      expect(rms).toBeGreaterThan(0.05);
+      expect(peak).toBeLessThan(32767);
+      expect(Math.abs(s[0]!)).toBeLessThan(50);
+      expect(Math.abs(s[s.length - 1]!)).toBeLessThan(50);
+    },
+  );
 
   it('gives genres different tempos: a drum track has energy on its beats', () => {
     // Kick on every beat at 124 bpm: the loudest 10 ms windows fall on the beat grid.
-    const samples = renderTrack({ seed: 'grid', flavour: { ...FLAVOURS.Electronic, lead: 'sine', density: 0 }, seconds: 4 });
+    const samples = renderTrack({
+      seed: 'grid',
+      flavour: { ...FLAVOURS.Electronic, lead: 'sine', density: 0 },
+      seconds: 4,
+    });
     const beat = Math.round((60 / 124) * 22_050);
     const window = 220;
     const energy = (at: number) => {

@@ -37,55 +37,157 @@ const MINOR = [0, 2, 3, 5, 7, 8, 10];
 const DORIAN = [0, 2, 3, 5, 7, 9, 10];
 const MIXOLYDIAN = [0, 2, 4, 5, 7, 9, 10];
 
-export const GENRES = ['Pop', 'Rock', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Country'] as const;
+export const GENRES = [
+  'Pop',
+  'Rock',
+  'Hip Hop',
+  'Electronic',
+  'Jazz',
+  'Classical',
+  'R&B',
+  'Country',
+] as const;
 export type Genre = (typeof GENRES)[number];
 
 export const FLAVOURS: Record<Genre | 'Podcast', Flavour> = {
   Pop: {
-    bpm: 112, root: 60, scale: MAJOR, progression: [0, 4, 5, 3], chord: [0, 2, 4],
-    lead: 'triangle', bass: 'triangle', pad: 'saw',
-    kick: 'x...x...x...x...', snare: '....x.......x...', hat: 'x.x.x.x.x.x.x.x.', swing: 0, density: 0.7,
+    bpm: 112,
+    root: 60,
+    scale: MAJOR,
+    progression: [0, 4, 5, 3],
+    chord: [0, 2, 4],
+    lead: 'triangle',
+    bass: 'triangle',
+    pad: 'saw',
+    kick: 'x...x...x...x...',
+    snare: '....x.......x...',
+    hat: 'x.x.x.x.x.x.x.x.',
+    swing: 0,
+    density: 0.7,
   },
   Rock: {
-    bpm: 128, root: 52, scale: MIXOLYDIAN, progression: [0, 6, 3, 0], chord: [0, 2, 4],
-    lead: 'square', bass: 'saw', pad: 'square',
-    kick: 'x.....x.x.......', snare: '....x.......x...', hat: 'x.x.x.x.x.x.x.x.', swing: 0, density: 0.75,
+    bpm: 128,
+    root: 52,
+    scale: MIXOLYDIAN,
+    progression: [0, 6, 3, 0],
+    chord: [0, 2, 4],
+    lead: 'square',
+    bass: 'saw',
+    pad: 'square',
+    kick: 'x.....x.x.......',
+    snare: '....x.......x...',
+    hat: 'x.x.x.x.x.x.x.x.',
+    swing: 0,
+    density: 0.75,
   },
   'Hip Hop': {
-    bpm: 88, root: 57, scale: MINOR, progression: [0, 5, 3, 4], chord: [0, 2, 4, 6],
-    lead: 'sine', bass: 'sine', pad: 'triangle',
-    kick: 'x......x..x.....', snare: '....x.......x...', hat: 'x.xxx.x.x.xxx.x.', swing: 0.2, density: 0.45,
+    bpm: 88,
+    root: 57,
+    scale: MINOR,
+    progression: [0, 5, 3, 4],
+    chord: [0, 2, 4, 6],
+    lead: 'sine',
+    bass: 'sine',
+    pad: 'triangle',
+    kick: 'x......x..x.....',
+    snare: '....x.......x...',
+    hat: 'x.xxx.x.x.xxx.x.',
+    swing: 0.2,
+    density: 0.45,
   },
   Electronic: {
-    bpm: 124, root: 57, scale: MINOR, progression: [0, 5, 2, 6], chord: [0, 2, 4],
-    lead: 'saw', bass: 'saw', pad: 'saw',
-    kick: 'x...x...x...x...', snare: '....x.......x...', hat: '..x...x...x...x.', swing: 0, density: 0.85, arpeggio: true,
+    bpm: 124,
+    root: 57,
+    scale: MINOR,
+    progression: [0, 5, 2, 6],
+    chord: [0, 2, 4],
+    lead: 'saw',
+    bass: 'saw',
+    pad: 'saw',
+    kick: 'x...x...x...x...',
+    snare: '....x.......x...',
+    hat: '..x...x...x...x.',
+    swing: 0,
+    density: 0.85,
+    arpeggio: true,
   },
   Jazz: {
-    bpm: 100, root: 62, scale: DORIAN, progression: [1, 4, 0, 5], chord: [0, 2, 4, 6],
-    lead: 'sine', bass: 'triangle', pad: 'sine',
-    kick: 'x.........x.....', snare: '', hat: 'x..xx..xx..xx..x', swing: 0.33, density: 0.6,
+    bpm: 100,
+    root: 62,
+    scale: DORIAN,
+    progression: [1, 4, 0, 5],
+    chord: [0, 2, 4, 6],
+    lead: 'sine',
+    bass: 'triangle',
+    pad: 'sine',
+    kick: 'x.........x.....',
+    snare: '',
+    hat: 'x..xx..xx..xx..x',
+    swing: 0.33,
+    density: 0.6,
   },
   Classical: {
-    bpm: 76, root: 60, scale: MAJOR, progression: [0, 3, 4, 0], chord: [0, 2, 4],
-    lead: 'triangle', bass: 'sine', pad: 'sine',
-    kick: '', snare: '', hat: '', swing: 0, density: 0.8, arpeggio: true,
+    bpm: 76,
+    root: 60,
+    scale: MAJOR,
+    progression: [0, 3, 4, 0],
+    chord: [0, 2, 4],
+    lead: 'triangle',
+    bass: 'sine',
+    pad: 'sine',
+    kick: '',
+    snare: '',
+    hat: '',
+    swing: 0,
+    density: 0.8,
+    arpeggio: true,
   },
   'R&B': {
-    bpm: 92, root: 63, scale: MAJOR, progression: [1, 4, 0, 3], chord: [0, 2, 4, 6],
-    lead: 'sine', bass: 'sine', pad: 'triangle',
-    kick: 'x......xx.......', snare: '....x.......x...', hat: 'x.x.x.x.x.x.x.xx', swing: 0.15, density: 0.5,
+    bpm: 92,
+    root: 63,
+    scale: MAJOR,
+    progression: [1, 4, 0, 3],
+    chord: [0, 2, 4, 6],
+    lead: 'sine',
+    bass: 'sine',
+    pad: 'triangle',
+    kick: 'x......xx.......',
+    snare: '....x.......x...',
+    hat: 'x.x.x.x.x.x.x.xx',
+    swing: 0.15,
+    density: 0.5,
   },
   Country: {
-    bpm: 116, root: 55, scale: MAJOR, progression: [0, 3, 4, 0], chord: [0, 2, 4],
-    lead: 'triangle', bass: 'triangle', pad: 'triangle',
-    kick: 'x.......x.......', snare: '....x.......x...', hat: 'x.x.x.x.x.x.x.x.', swing: 0, density: 0.65, arpeggio: true,
+    bpm: 116,
+    root: 55,
+    scale: MAJOR,
+    progression: [0, 3, 4, 0],
+    chord: [0, 2, 4],
+    lead: 'triangle',
+    bass: 'triangle',
+    pad: 'triangle',
+    kick: 'x.......x.......',
+    snare: '....x.......x...',
+    hat: 'x.x.x.x.x.x.x.x.',
+    swing: 0,
+    density: 0.65,
+    arpeggio: true,
   },
   // A calm bed for the demo podcast's episodes.
   Podcast: {
-    bpm: 70, root: 57, scale: MAJOR, progression: [0, 3, 5, 4], chord: [0, 2, 4],
-    lead: 'sine', bass: 'sine', pad: 'sine',
-    kick: '', snare: '', hat: '', swing: 0, density: 0.25,
+    bpm: 70,
+    root: 57,
+    scale: MAJOR,
+    progression: [0, 3, 5, 4],
+    chord: [0, 2, 4],
+    lead: 'sine',
+    bass: 'sine',
+    pad: 'sine',
+    kick: '',
+    snare: '',
+    hat: '',
+    swing: 0,
+    density: 0.25,
   },
 };
 
@@ -124,7 +226,11 @@ function wavetable(wave: Wave, harmonics: number): Float32Array {
     else {
       for (let k = 1; k <= harmonics; k++) {
         if (wave === 'saw') sum += Math.sin(k * x) / k;
-        else if (k % 2 === 1) sum += wave === 'square' ? Math.sin(k * x) / k : ((k % 4 === 1 ? 1 : -1) * Math.sin(k * x)) / (k * k);
+        else if (k % 2 === 1)
+          sum +=
+            wave === 'square'
+              ? Math.sin(k * x) / k
+              : ((k % 4 === 1 ? 1 : -1) * Math.sin(k * x)) / (k * k);
       }
       sum *= wave === 'triangle' ? 0.81 : 0.6;
     }
@@ -147,7 +253,10 @@ function addNote(
 ) {
   const sr = r.sampleRate;
   const hz = midiToHz(midi);
-  const table = wavetable(wave, wave === 'sine' ? 1 : Math.max(1, Math.min(10, Math.floor(sr / 2 / hz))));
+  const table = wavetable(
+    wave,
+    wave === 'sine' ? 1 : Math.max(1, Math.min(10, Math.floor(sr / 2 / hz))),
+  );
   const increment = (hz * TABLE_SIZE) / sr;
   let phase = 0;
   const first = Math.floor(start * sr);
@@ -156,7 +265,12 @@ function addNote(
   const hold = Math.floor(seconds * sr);
   const release = Math.max(1, Math.floor(env.release * sr));
   for (let i = 0; i < length && first + i < r.out.length; i++) {
-    const level = i < attack ? i / attack : i < hold ? 1 - 0.3 * ((i - attack) / Math.max(1, hold - attack)) : 0.7 * (1 - (i - hold) / release);
+    const level =
+      i < attack
+        ? i / attack
+        : i < hold
+          ? 1 - 0.3 * ((i - attack) / Math.max(1, hold - attack))
+          : 0.7 * (1 - (i - hold) / release);
     const index = Math.floor(phase);
     const sample = table[index]! + (table[index + 1]! - table[index]!) * (phase - index);
     r.out[first + i]! += gain * Math.max(0, level) * sample;
@@ -185,16 +299,28 @@ function addNoiseHit(r: Renderer, start: number, random: () => number, kind: 'sn
     const t = i / sr;
     const white = random() * 2 - 1;
     // A first difference tilts the noise towards highs: hats hiss, snares keep some body.
-    const noise = kind === 'hat' ? white - previous : white * 0.7 + Math.sin(2 * Math.PI * 185 * t) * 0.3;
+    const noise =
+      kind === 'hat' ? white - previous : white * 0.7 + Math.sin(2 * Math.PI * 185 * t) * 0.3;
     previous = white;
-    r.out[first + i]! += (kind === 'snare' ? 0.28 : 0.09) * Math.exp(-t * (kind === 'snare' ? 22 : 90)) * noise;
+    r.out[first + i]! +=
+      (kind === 'snare' ? 0.28 : 0.09) * Math.exp(-t * (kind === 'snare' ? 22 : 90)) * noise;
   }
 }
 
-export type RenderOptions = { seed: string | number; flavour: Flavour; seconds: number; sampleRate?: number };
+export type RenderOptions = {
+  seed: string | number;
+  flavour: Flavour;
+  seconds: number;
+  sampleRate?: number;
+};
 
 /** Renders samples in [-1, 1]; exactly round(seconds × sampleRate) of them. */
-export function renderTrack({ seed, flavour: f, seconds, sampleRate = 22_050 }: RenderOptions): Float32Array {
+export function renderTrack({
+  seed,
+  flavour: f,
+  seconds,
+  sampleRate = 22_050,
+}: RenderOptions): Float32Array {
   const random = seededRandom(seed);
   const r: Renderer = { out: new Float32Array(Math.round(seconds * sampleRate)), sampleRate };
   const step = 60 / f.bpm / 4;
@@ -207,7 +333,9 @@ export function renderTrack({ seed, flavour: f, seconds, sampleRate = 22_050 }: 
   };
 
   // A two-bar motif of eighth notes, repeated with small variations, reads as a melody.
-  const motif = Array.from({ length: 16 }, () => (random() < f.density ? Math.floor(random() * 7) : null));
+  const motif = Array.from({ length: 16 }, () =>
+    random() < f.density ? Math.floor(random() * 7) : null,
+  );
 
   for (let s = 0; s < steps; s++) {
     const bar = Math.floor(s / 16);
@@ -216,21 +344,39 @@ export function renderTrack({ seed, flavour: f, seconds, sampleRate = 22_050 }: 
     const start = at(s);
 
     if (inBar === 0 && !f.arpeggio) {
-      for (const tone of f.chord) addNote(r, start, step * 15, degreeToMidi(chordRoot + tone), f.pad, 0.05, { attack: 0.08, release: 0.3 });
+      for (const tone of f.chord)
+        addNote(r, start, step * 15, degreeToMidi(chordRoot + tone), f.pad, 0.05, {
+          attack: 0.08,
+          release: 0.3,
+        });
     }
     if (f.arpeggio) {
       const tone = f.chord[inBar % f.chord.length]!;
-      addNote(r, start, step * 0.9, degreeToMidi(chordRoot + tone), f.pad, 0.07, { attack: 0.005, release: 0.12 });
+      addNote(r, start, step * 0.9, degreeToMidi(chordRoot + tone), f.pad, 0.07, {
+        attack: 0.005,
+        release: 0.12,
+      });
     }
     if (inBar % 8 === 0 || (f.kick[inBar] === 'x' && random() < 0.5)) {
-      addNote(r, start, step * (inBar % 8 === 0 ? 3.5 : 1.5), degreeToMidi(chordRoot, -2), f.bass, 0.2, { attack: 0.01, release: 0.06 });
+      addNote(
+        r,
+        start,
+        step * (inBar % 8 === 0 ? 3.5 : 1.5),
+        degreeToMidi(chordRoot, -2),
+        f.bass,
+        0.2,
+        { attack: 0.01, release: 0.06 },
+      );
     }
     if (inBar % 2 === 0) {
       const slot = motif[((bar % 2) * 16 + inBar) / 2];
       if (slot !== null && slot !== undefined) {
         // Every fourth bar the motif moves up a third, so repeats do not sound looped.
         const degree = chordRoot + slot + (bar % 4 === 3 ? 2 : 0);
-        addNote(r, start, step * 1.8, degreeToMidi(degree, 1), f.lead, 0.11, { attack: 0.01, release: 0.1 });
+        addNote(r, start, step * 1.8, degreeToMidi(degree, 1), f.lead, 0.11, {
+          attack: 0.01,
+          release: 0.1,
+        });
       }
     }
     if (f.kick[inBar] === 'x') addKick(r, start);
@@ -279,5 +425,8 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
 export function synthesizeWav(options: RenderOptions): { wav: Buffer; durationMs: number } {
   const sampleRate = options.sampleRate ?? 22_050;
   const samples = renderTrack({ ...options, sampleRate });
-  return { wav: encodeWav(samples, sampleRate), durationMs: Math.round((samples.length / sampleRate) * 1000) };
+  return {
+    wav: encodeWav(samples, sampleRate),
+    durationMs: Math.round((samples.length / sampleRate) * 1000),
+  };
 }

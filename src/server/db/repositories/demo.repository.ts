@@ -34,7 +34,10 @@ export function createDemoRepository(db: Db) {
   return {
     /** Demo content goes only into a database nobody has used yet. */
     async hasAnyUser(): Promise<boolean> {
-      const rows = await db.select({ one: sql<number>`1` }).from(users).limit(1);
+      const rows = await db
+        .select({ one: sql<number>`1` })
+        .from(users)
+        .limit(1);
       return rows.length > 0;
     },
 

@@ -10,7 +10,11 @@ export function createRoleHoldersRepository(db: Db) {
   return {
     /** `email` as stored: trimmed and lower-cased. */
     async findUserId(email: string): Promise<string | null> {
-      const rows = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, email))
+        .limit(1);
       return rows[0]?.id ?? null;
     },
     /** Every account with at least one role, by email; roles sorted by name. */

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
 import { createdAt, lengthBetween, nonNegative } from './columns.ts';
 
@@ -101,6 +111,9 @@ export const podcastEpisodes = pgTable(
     lengthBetween('podcast_episodes_title_len', t.title, 1, 200),
     check('podcast_episodes_number_min', sql`${t.episodeNumber} >= 1`),
     nonNegative('podcast_episodes_duration_ms_nonneg', t.durationMs),
-    index('podcast_episodes_podcast_number_idx').on(t.podcastId, t.episodeNumber.desc().nullsFirst()),
+    index('podcast_episodes_podcast_number_idx').on(
+      t.podcastId,
+      t.episodeNumber.desc().nullsFirst(),
+    ),
   ],
 );

@@ -8,7 +8,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 // `ORDER BY x DESC` means in PostgreSQL, and drizzle's bare `.desc()` emits NULLS LAST,
 // an order the planner cannot serve from the index for such queries.
 
-export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const createdAt = () =>
+  timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
  * Money is integer cents held as a JS bigint (style.md): never a float, and sums over
@@ -20,8 +21,16 @@ export const cents = (name: string) => bigint(name, { mode: 'bigint' });
 export const nonNegative = (name: string, column: AnyPgColumn) => check(name, sql`${column} >= 0`);
 
 /** `CHECK (char_length(col) BETWEEN min AND max)`; NULL passes, as with every CHECK. */
-export const lengthBetween = (name: string, column: AnyPgColumn, min: number, max: number): ReturnType<typeof check> =>
-  check(name, sql`char_length(${column}) between ${sql.raw(String(min))} and ${sql.raw(String(max))}` as SQL);
+export const lengthBetween = (
+  name: string,
+  column: AnyPgColumn,
+  min: number,
+  max: number,
+): ReturnType<typeof check> =>
+  check(
+    name,
+    sql`char_length(${column}) between ${sql.raw(String(min))} and ${sql.raw(String(max))}` as SQL,
+  );
 
 /** `CHECK (col ~ 'YYYY-MM')`: a UTC calendar month with a real month number (product.md §6). */
 export const yearMonth = (name: string, column: AnyPgColumn) =>

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
 import { podcastEpisodes, songs } from './catalogue.schema.ts';
 import { nonNegative } from './columns.ts';
@@ -17,7 +28,9 @@ export const streamAnalytics = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     songId: uuid('song_id').references(() => songs.id, { onDelete: 'cascade' }),
-    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, { onDelete: 'cascade' }),
+    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, {
+      onDelete: 'cascade',
+    }),
     playedAt: timestamp('played_at', { withTimezone: true }).notNull().defaultNow(),
     listenedMs: integer('listened_ms').notNull().default(0),
     completed: boolean('completed').notNull().default(false),
@@ -54,6 +67,9 @@ export const artistDailyAnalytics = pgTable(
     primaryKey({ name: 'artist_daily_analytics_pkey', columns: [t.artistId, t.analyticsDate] }),
     nonNegative('artist_daily_analytics_streams_nonneg', t.totalStreams),
     nonNegative('artist_daily_analytics_listeners_nonneg', t.uniqueListeners),
-    check('artist_daily_analytics_listeners_le_streams', sql`${t.uniqueListeners} <= ${t.totalStreams}`),
+    check(
+      'artist_daily_analytics_listeners_le_streams',
+      sql`${t.uniqueListeners} <= ${t.totalStreams}`,
+    ),
   ],
 );

@@ -36,7 +36,12 @@ export const subscriptionStatusEnum = pgEnum('subscription_status', [
   'unpaid',
   'paused',
 ]);
-export const withdrawalStatusEnum = pgEnum('withdrawal_status', ['pending', 'processing', 'completed', 'rejected']);
+export const withdrawalStatusEnum = pgEnum('withdrawal_status', [
+  'pending',
+  'processing',
+  'completed',
+  'rejected',
+]);
 export const paymentMethodEnum = pgEnum('payment_method', ['paypal', 'bank', 'stripe']);
 
 export const subscriptions = pgTable(
@@ -100,7 +105,9 @@ export const ads = pgTable(
     lengthBetween('ads_title_len', t.title, 1, 200),
     check('ads_duration_ms_positive', sql`${t.durationMs} > 0`),
     // get-active-ads rotates among the (few) active rows.
-    index('ads_active_idx').on(t.createdAt).where(sql`${t.active}`),
+    index('ads_active_idx')
+      .on(t.createdAt)
+      .where(sql`${t.active}`),
   ],
 );
 
@@ -115,7 +122,9 @@ export const adImpressions = pgTable(
     adId: uuid('ad_id').references(() => ads.id, { onDelete: 'set null' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     songId: uuid('song_id').references(() => songs.id, { onDelete: 'set null' }),
-    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, { onDelete: 'set null' }),
+    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -152,10 +161,18 @@ export const artistRevenue = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     month: text('month').notNull(),
-    premiumRevenueCents: cents('premium_revenue_cents').notNull().default(sql`0`),
-    adRevenueCents: cents('ad_revenue_cents').notNull().default(sql`0`),
-    tipRevenueCents: cents('tip_revenue_cents').notNull().default(sql`0`),
-    totalRevenueCents: cents('total_revenue_cents').notNull().default(sql`0`),
+    premiumRevenueCents: cents('premium_revenue_cents')
+      .notNull()
+      .default(sql`0`),
+    adRevenueCents: cents('ad_revenue_cents')
+      .notNull()
+      .default(sql`0`),
+    tipRevenueCents: cents('tip_revenue_cents')
+      .notNull()
+      .default(sql`0`),
+    totalRevenueCents: cents('total_revenue_cents')
+      .notNull()
+      .default(sql`0`),
     totalStreams: bigint('total_streams', { mode: 'number' }).notNull().default(0),
     calculatedAt: timestamp('calculated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -204,7 +221,10 @@ export const artistWithdrawals = pgTable(
       sql`${t.status} not in ('completed', 'rejected') or ${t.processedAt} is not null`,
     ),
     lengthBetween('artist_withdrawals_notes_len', t.notes, 0, 1000),
-    index('artist_withdrawals_artist_requested_idx').on(t.artistId, t.requestedAt.desc().nullsFirst()),
+    index('artist_withdrawals_artist_requested_idx').on(
+      t.artistId,
+      t.requestedAt.desc().nullsFirst(),
+    ),
     index('artist_withdrawals_status_idx').on(t.status, t.requestedAt.desc().nullsFirst()),
   ],
 );

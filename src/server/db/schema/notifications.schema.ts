@@ -34,6 +34,8 @@ export const notifications = pgTable(
     lengthBetween('notifications_message_len', t.message, 0, 2000),
     index('notifications_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     // Unread count and the Unread tab read only this small slice.
-    index('notifications_user_unread_idx').on(t.userId, t.createdAt.desc().nullsFirst()).where(sql`not ${t.read}`),
+    index('notifications_user_unread_idx')
+      .on(t.userId, t.createdAt.desc().nullsFirst())
+      .where(sql`not ${t.read}`),
   ],
 );
