@@ -40,19 +40,46 @@ export function setSignedOutHandler(handler: (() => void) | null): void {
 
 let refreshing: Promise<boolean> | null = null;
 
-/** POST /auth/refresh once, shared by every caller that hit a 401 at the same time. */
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= fetch(`${BASE}/auth/refresh`, {
+const REFRESH_LOCK = 'canto:auth-refresh';
+const REFRESHED_AT = 'canto:refreshed-at';
+const RECENT_MS = 10_000;
+
+function postRefresh(): Promise<boolean> {
+  return fetch(`${BASE}/auth/refresh`, {
     method: 'POST',
     credentials: 'include',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: '{}',
   })
-    .then((res) => res.ok)
-    .catch(() => false)
-    .finally(() => {
-      refreshing = null;
-    });
+    .then((res) => {
+      if (res.ok) localStorage.setItem(REFRESHED_AT, String(Date.now()));
+      return res.ok;
+    })
+    .catch(() => false);
+}
+
+/**
+ * Tabs share the refresh cookie, and the server treats a second use of a refresh token as
+ * theft (the whole session is revoked). So refreshes are serialized across tabs with a Web
+ * Lock, and a tab that waited behind another's fresh refresh just uses the new cookies.
+ */
+function refreshAcrossTabs(): Promise<boolean> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return postRefresh();
+  const queuedAt = Date.now();
+  // request() resolves to the callback's awaited result, whatever lib.dom's typing says.
+  return locks.request(REFRESH_LOCK, async (): Promise<boolean> => {
+    const last = Number(localStorage.getItem(REFRESHED_AT) ?? 0);
+    if (last >= queuedAt - RECENT_MS && last <= Date.now()) return true;
+    return postRefresh();
+  }).then((ok) => ok);
+}
+
+/** POST /auth/refresh once, shared by every caller that hit a 401 at the same time. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= refreshAcrossTabs().finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
 
