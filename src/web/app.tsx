@@ -8,6 +8,7 @@ import { useSessionKeeper } from '@/web/hooks/use-session.ts';
 import { AppShell } from '@/web/components/app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/components/route-guards.tsx';
+import { PlayerProvider } from '@/web/player/player-provider.tsx';
 
 // One chunk per screen: only the shell and the router ship in the first load.
 const AuthPage = lazy(() => import('./pages/auth-page.tsx'));
@@ -39,7 +40,10 @@ const routes: RouteObject[] = [
   {
     element: (
       <RequireSignedIn>
-        <AppShell />
+        {/* Above the shell's routes: playback goes on while the listener moves between screens. */}
+        <PlayerProvider>
+          <AppShell />
+        </PlayerProvider>
       </RequireSignedIn>
     ),
     children: [
@@ -131,6 +135,9 @@ export function App() {
           richColors
           closeButton
           position="bottom-right"
+          // Above the player bar while it is on screen (styles.css sets these then).
+          offset={{ bottom: 'var(--toast-offset-bottom, 24px)' }}
+          mobileOffset={{ bottom: 'var(--toast-offset-bottom-mobile, 16px)' }}
           toastOptions={{ duration: 5000 }}
         />
       </QueryClientProvider>

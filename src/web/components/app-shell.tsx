@@ -6,6 +6,7 @@ import { AppSidebar } from '@/web/components/app-sidebar.tsx';
 import { TopBar } from '@/web/components/top-bar.tsx';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { useScreen } from '@/web/components/route-guards.tsx';
+import { PlayerBar } from '@/web/player/player-bar.tsx';
 
 export function AppShell() {
   const screen = useScreen();
@@ -58,6 +59,7 @@ export function AppShell() {
             <Outlet />
           </Suspense>
         </main>
+        <PlayerBar />
       </div>
     </div>
   );

@@ -1,24 +1,38 @@
-import type { SyntheticEvent } from 'react';
+import { Pause, Play } from 'lucide-react';
 import type { Song } from '@/web/hooks/use-home-songs.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-
-export const PLACEHOLDER_COVER = '/placeholder.svg';
-
-/** Spec §2: artist name, else 'Artist' + first 8 chars of artist_id, else 'Unknown'. */
-export function artistLabel(song: Pick<Song, 'artist' | 'artist_id'>): string {
-  if (song.artist) return song.artist;
-  if (song.artist_id) return `Artist ${song.artist_id.slice(0, 8)}`;
-  return 'Unknown';
-}
-
-function fallbackCover(e: SyntheticEvent<HTMLImageElement>) {
-  const img = e.currentTarget;
-  if (!img.src.endsWith(PLACEHOLDER_COVER)) img.src = PLACEHOLDER_COVER;
-}
+import { Badge } from '@/web/components/ui/badge.tsx';
+import {
+  artistLabel,
+  fallbackCover,
+  PLACEHOLDER_COVER,
+  sourceLabel,
+} from '@/web/lib/song-display.ts';
+import { cn } from '@/web/lib/utils.ts';
+import { songToPlayable } from '@/web/player/playable.ts';
+import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
 
 export function SongCard({ song }: { song: Song }) {
+  const { current, playing } = useNowPlaying();
+  const { load } = usePlayerControls();
+  const item = songToPlayable(song);
+  const artist = artistLabel(song);
+  const isCurrent = current?.id === song.id;
+  const isPlaying = isCurrent && playing;
+
+  const label = !item
+    ? `${song.title} cannot be played: no audio available`
+    : `${isPlaying ? 'Pause' : 'Play'} ${song.title} by ${artist}`;
+
   return (
-    <article className="group rounded-xl bg-card/60 p-3 transition-colors hover:bg-card">
+    <article
+      className={cn(
+        'group relative rounded-xl bg-card/60 p-3 transition-colors hover:bg-card',
+        isCurrent && 'bg-card ring-1 ring-primary/60',
+      )}
+      data-testid="song-card"
+      aria-current={isCurrent ? 'true' : undefined}
+    >
       <div className="relative aspect-square overflow-hidden rounded-lg bg-muted shadow-md">
         <img
           src={song.cover_art_url || PLACEHOLDER_COVER}
@@ -27,11 +41,42 @@ export function SongCard({ song }: { song: Song }) {
           onError={fallbackCover}
           className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
         />
+        {song.source && (
+          <Badge
+            variant="secondary"
+            className="absolute top-2 left-2 bg-black/70 text-white backdrop-blur-sm"
+            title={`30-second preview from ${sourceLabel(song.source)}`}
+          >
+            {sourceLabel(song.source)} preview
+          </Badge>
+        )}
+        <button
+          type="button"
+          aria-label={label}
+          disabled={!item}
+          onClick={() => item && load(item)}
+          className={cn(
+            'absolute right-2 bottom-2 flex size-11 items-center justify-center rounded-full shadow-lg transition-all outline-none focus-visible:ring-[3px] focus-visible:ring-ring/70',
+            item
+              ? 'brand-gradient text-white hover:scale-105'
+              : 'cursor-not-allowed bg-black/60 text-white/60',
+            // Shown on hover or focus; always while it is the current song or on touch screens.
+            !isCurrent &&
+              item &&
+              'translate-y-1 opacity-0 group-hover:translate-y-0 group-hover:opacity-100 focus-visible:translate-y-0 focus-visible:opacity-100 pointer-coarse:translate-y-0 pointer-coarse:opacity-100',
+          )}
+        >
+          {isPlaying ? (
+            <Pause className="size-5 fill-current" aria-hidden="true" />
+          ) : (
+            <Play className="ml-0.5 size-5 fill-current" aria-hidden="true" />
+          )}
+        </button>
       </div>
       <h3 className="mt-3 truncate text-sm font-semibold" title={song.title}>
         {song.title}
       </h3>
-      <p className="truncate text-xs text-muted-foreground">{artistLabel(song)}</p>
+      <p className="truncate text-xs text-muted-foreground">{artist}</p>
     </article>
   );
 }

@@ -1,52 +1,10 @@
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Compass, Music, Sparkles } from 'lucide-react';
-import { useHomeSongs, type Song } from '@/web/hooks/use-home-songs.ts';
+import { Compass, Sparkles } from 'lucide-react';
+import { useHomeSongs } from '@/web/hooks/use-home-songs.ts';
 import { useSession } from '@/web/hooks/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
-import { SongCard, SongCardSkeleton, songGridClass } from '@/web/components/song-card.tsx';
-
-const SKELETONS = 6;
-
-function TrackSection({
-  id,
-  title,
-  songs,
-  loading,
-}: {
-  id: string;
-  title: string;
-  songs: Song[];
-  loading: boolean;
-}) {
-  return (
-    <section aria-labelledby={id} aria-busy={loading} className="mt-10">
-      <h2 id={id} className="mb-4 text-xl font-bold tracking-tight md:text-2xl">
-        {title}
-      </h2>
-      {loading ? (
-        <div className={songGridClass} data-testid={`${id}-loading`}>
-          {Array.from({ length: SKELETONS }, (_, i) => (
-            <SongCardSkeleton key={i} />
-          ))}
-        </div>
-      ) : songs.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-12 text-center text-muted-foreground">
-          <Music className="size-8" aria-hidden="true" />
-          <p>No tracks available yet</p>
-        </div>
-      ) : (
-        <ul className={songGridClass}>
-          {songs.map((song) => (
-            <li key={song.id}>
-              <SongCard song={song} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
+import { SongSection } from '@/web/components/song-section.tsx';
 
 function AiBanner() {
   return (
@@ -117,13 +75,13 @@ export default function HomePage() {
         {name ? `Welcome back, ${name}` : 'Welcome back'}
       </p>
       <AiBanner />
-      <TrackSection
+      <SongSection
         id="recent-tracks"
         title="Recent Tracks"
         songs={data?.recent ?? []}
         loading={isPending}
       />
-      <TrackSection
+      <SongSection
         id="popular-tracks"
         title="Popular Tracks"
         songs={data?.popular ?? []}
