@@ -13,6 +13,7 @@ import { PlayerProvider } from '@/web/player/player-provider.tsx';
 // One chunk per screen: only the shell and the router ship in the first load.
 const AuthPage = lazy(() => import('./pages/auth-page.tsx'));
 const HomePage = lazy(() => import('./pages/home-page.tsx'));
+const UploadPage = lazy(() => import('./pages/upload-page.tsx'));
 const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
 const ScreenPage = lazy(() => import('./pages/screen-page.tsx'));
@@ -66,7 +67,7 @@ const routes: RouteObject[] = [
       {
         element: <RequireRole role="artist" />,
         children: [
-          screen('upload', screens.upload),
+          screen('upload', screens.upload, UploadPage),
           screen('dashboard', screens.dashboard),
           screen('withdrawal-settings', screens.withdrawalSettings),
         ],
