@@ -13,6 +13,8 @@ import { PlayerProvider } from '@/web/player/player-provider.tsx';
 // One chunk per screen: only the shell and the router ship in the first load.
 const AuthPage = lazy(() => import('./pages/auth-page.tsx'));
 const HomePage = lazy(() => import('./pages/home-page.tsx'));
+const BrowsePage = lazy(() => import('./pages/browse-page.tsx'));
+const SearchPage = lazy(() => import('./pages/search-page.tsx'));
 const UploadPage = lazy(() => import('./pages/upload-page.tsx'));
 const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval-page.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
@@ -49,9 +51,9 @@ const routes: RouteObject[] = [
     ),
     children: [
       { index: true, handle: screens.home, element: <HomePage /> },
-      screen('browse', screens.browse),
+      screen('browse', screens.browse, BrowsePage),
       screen('podcasts', screens.podcasts),
-      screen('search', screens.search),
+      screen('search', screens.search, SearchPage),
       screen('playlists', screens.library),
       screen('playlist/:id', screens.playlist),
       screen('liked', screens.liked),

@@ -1,0 +1,74 @@
+// Browse and search data (spec §2 Browse, Search; §9 lists). Query keys start with 'songs'
+// or 'search' so an upload can refresh them all.
+import { useQuery } from '@tanstack/react-query';
+import type {
+  BrowseResponse,
+  SearchQuery,
+  SearchResponse,
+  SongDto,
+} from '@/contracts/songs.contract.ts';
+import { api } from '@/web/lib/api-client.ts';
+
+const BROWSE_SECTION = 6;
+
+export function useBrowseSongs() {
+  return useQuery({
+    queryKey: ['songs', 'browse'],
+    queryFn: async ({ signal }) => {
+      const data = await api.get<BrowseResponse>('/songs/browse', { signal });
+      return {
+        trending: data.trending.slice(0, BROWSE_SECTION),
+        newReleases: data.new_releases.slice(0, BROWSE_SECTION),
+      };
+    },
+    staleTime: 30_000,
+  });
+}
+
+export function useGenreSongs(genre: string | null) {
+  return useQuery({
+    queryKey: ['songs', 'genre', genre],
+    queryFn: async ({ signal }) => {
+      const params = new URLSearchParams({ genre: genre ?? '' });
+      return (await api.get<{ songs: SongDto[] }>(`/songs?${params}`, { signal })).songs;
+    },
+    enabled: !!genre,
+    staleTime: 30_000,
+  });
+}
+
+const EMPTY: SearchResponse = { songs: [], podcasts: [], external: false };
+
+/**
+ * Spec §4/§8: a blank query has no results and asks nothing; a failed search clears the
+ * results silently (no toast, no retry).
+ */
+export function useSearch(params: Required<Omit<SearchQuery, 'genre'>> & { genre: string }) {
+  const q = params.q.trim();
+  return useQuery({
+    queryKey: ['search', { ...params, q }],
+    queryFn: async ({ signal }): Promise<SearchResponse> => {
+      const query = new URLSearchParams({
+        q,
+        type: params.type,
+        sort: params.sort,
+        limit: String(params.limit),
+      });
+      if (params.genre !== 'all') query.set('genre', params.genre);
+      try {
+        return await api.get<SearchResponse>(`/search?${query}`, { signal });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        return EMPTY;
+      }
+    },
+    enabled: q.length > 0,
+    retry: false,
+    staleTime: 15_000,
+    // Typing a letter more keeps the last results on screen until the new ones arrive.
+    placeholderData: (prev, prevQuery) =>
+      prevQuery && (prevQuery.queryKey[1] as { type: string }).type === params.type
+        ? prev
+        : undefined,
+  });
+}
