@@ -1,9 +1,12 @@
 import fs from 'node:fs';
+import type { PlaywrightWorkerArgs } from '@playwright/test';
 import {
   ACCOUNTS_FILE,
   ADMIN_STATE,
+  ARTIST_STATE,
   AUTH_DIR,
   E2E_ADMIN,
+  E2E_ARTIST,
   expect,
   expectToast,
   fillSignUp,
@@ -12,6 +15,34 @@ import {
   PASSWORD,
   test as setup,
 } from './support.ts';
+
+/** Signs in through the API and keeps the cookies; a failure is recorded, not thrown. */
+async function signInByApi(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  login: { email: string; password: string },
+  role: string,
+  statePath: string,
+): Promise<{ ok: boolean; error?: string }> {
+  const ctx = await playwright.request.newContext({ baseURL });
+  try {
+    const res = await ctx.post('/api/auth/sign-in', {
+      data: { email: login.email, password: login.password },
+    });
+    if (!res.ok()) return { ok: false, error: `sign-in → ${res.status()} ${await res.text()}` };
+    const session = await (await ctx.get('/api/auth/session')).json();
+    if (!session.user?.roles?.includes(role)) {
+      return {
+        ok: false,
+        error: `signed in, but roles are ${JSON.stringify(session.user?.roles)}`,
+      };
+    }
+    await ctx.storageState({ path: statePath });
+    return { ok: true };
+  } finally {
+    await ctx.dispose();
+  }
+}
 
 // The listener is created by the sign-up journey itself (spec: sign-up → lands on /), so the
 // suite spends one sign-up fewer: they are rate limited per address (5 an hour).
@@ -55,6 +86,9 @@ setup(
     await ac.storageState({ path: ADMIN_STATE });
     await ac.dispose();
 
-    fs.writeFileSync(ACCOUNTS_FILE, JSON.stringify({ listener, admin }, null, 2));
+    // The approved artist is made by serve.ts before the server starts (no sign-up spent).
+    const artist = await signInByApi(playwright, baseURL, E2E_ARTIST, 'artist', ARTIST_STATE);
+
+    fs.writeFileSync(ACCOUNTS_FILE, JSON.stringify({ listener, admin, artist }, null, 2));
   },
 );

@@ -1,16 +1,27 @@
 // Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
-// content and a known admin. Spawns `tsx src/server/main.ts` so it relies on no internals.
-import { spawn } from 'node:child_process';
+// content, a known admin and an approved artist (fixture-accounts.ts, run first: PGlite
+// allows one process at a time). Spawns `tsx src/server/main.ts` so it relies on no internals.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { E2E_ADMIN } from './accounts.ts';
 
-// Keep in step with tests/e2e/support.ts (E2E_ADMIN) and playwright.config.ts (port).
+// Keep in step with playwright.config.ts (port).
 const E2E_PORT = 3100;
-const E2E_ADMIN = { email: 'admin@canto.test', password: 'admin-pass-123' };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
 const tsx = path.resolve('node_modules/.bin/tsx');
+
+const fixtures = spawnSync(tsx, ['tests/e2e/fixture-accounts.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATA_DIR: dataDir },
+});
+if (fixtures.status !== 0) {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.error('serve.ts: the fixture accounts could not be made');
+  process.exit(1);
+}
 
 const child = spawn(tsx, ['src/server/main.ts'], {
   stdio: 'inherit',

@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
-export const E2E_ADMIN = { email: 'admin@canto.test', password: 'admin-pass-123' } as const;
+export { E2E_ADMIN, E2E_ARTIST } from './accounts.ts';
 export const PASSWORD = 'listen-pass-1';
 
-// Written by global.setup.ts: cookies of a signed-in listener and admin, and their logins.
+// Written by global.setup.ts: cookies of a signed-in listener, admin and artist, and logins.
 export const AUTH_DIR = path.resolve('.tmp/e2e-auth');
 export const LISTENER_STATE = path.join(AUTH_DIR, 'listener.json');
 export const ADMIN_STATE = path.join(AUTH_DIR, 'admin.json');
+export const ARTIST_STATE = path.join(AUTH_DIR, 'artist.json');
 export const ACCOUNTS_FILE = path.join(AUTH_DIR, 'accounts.json');
 
 export function sharedListener(): { email: string; password: string; displayName: string } {
@@ -20,6 +21,13 @@ export function sharedListener(): { email: string; password: string; displayName
 export function requireAdminSession(): void {
   const { admin } = JSON.parse(fs.readFileSync(ACCOUNTS_FILE, 'utf8'));
   if (!admin?.ok) throw new Error(`No admin session (ADMIN_EMAIL bootstrap): ${admin?.error}`);
+}
+
+/** Throws with the setup's finding when the fixture artist could not sign in. */
+export function requireArtistSession(): void {
+  const { artist } = JSON.parse(fs.readFileSync(ACCOUNTS_FILE, 'utf8'));
+  if (!artist?.ok)
+    throw new Error(`No artist session (tests/e2e/fixture-accounts.ts): ${artist?.error}`);
 }
 
 let seq = 0;
