@@ -7,7 +7,8 @@ import { toast } from 'sonner';
 import { ArrowLeft, FileAudio, ImageIcon, LoaderCircle, Upload } from 'lucide-react';
 import { songUploadFields, type SongDto } from '@/contracts/songs.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
-import { GENRES, songMessages, songUploadRules } from '@/core/validation/song.rules.ts';
+import { GENRES, songMessages } from '@/core/validation/song.rules.ts';
+import { firstUploadProblem } from '@/web/lib/song-upload-check.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/lib/upload.ts';
 import { formatBytes } from '@/web/lib/format.ts';
@@ -24,26 +25,6 @@ import { Label } from '@/web/components/ui/label.tsx';
 
 // Spec §8: every failure of a song upload, client check or server answer, has this title.
 const FAILED = 'Upload Failed';
-
-/** The first message of spec §5, in its order, or null when the form may be sent. */
-export function firstProblem(form: {
-  file: File | null;
-  cover: File | null;
-  title: string;
-  genre: string;
-}): string | null {
-  const parsed = songUploadRules.safeParse({
-    file: form.file ?? undefined,
-    cover: form.cover,
-    title: form.title,
-    genre: form.genre,
-  });
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? songMessages.fileInvalid;
-  // A type the browser knows and that is plainly not audio/image: no need to send 100 MB.
-  if (form.file?.type && !form.file.type.startsWith('audio/')) return songMessages.audioInvalid;
-  if (form.cover?.type && !form.cover.type.startsWith('image/')) return songMessages.coverInvalid;
-  return null;
-}
 
 function FileSummary({ file }: { file: File }) {
   return (
@@ -103,7 +84,7 @@ export default function UploadPage() {
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (uploading) return;
-    const problem = firstProblem({ file, cover, title, genre });
+    const problem = firstUploadProblem({ file, cover, title, genre });
     if (problem || !file) {
       toast.error(FAILED, { description: problem ?? songMessages.fileRequired });
       return;

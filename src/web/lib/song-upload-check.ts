@@ -1,0 +1,25 @@
+// The song upload form's checks before anything is sent (spec §5 order and messages, §8).
+import { songMessages, songUploadRules } from '@/core/validation/song.rules.ts';
+
+/** What the checks read of a File (so they run without a DOM). */
+export type UploadFile = Pick<File, 'size' | 'type'>;
+
+/** The first message of spec §5, in its order, or null when the form may be sent. */
+export function firstUploadProblem(form: {
+  file: UploadFile | null;
+  cover: UploadFile | null;
+  title: string;
+  genre: string;
+}): string | null {
+  const parsed = songUploadRules.safeParse({
+    file: form.file ?? undefined,
+    cover: form.cover,
+    title: form.title,
+    genre: form.genre,
+  });
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? songMessages.fileInvalid;
+  // A type the browser knows and that is plainly not audio/image: no need to send 100 MB.
+  if (form.file?.type && !form.file.type.startsWith('audio/')) return songMessages.audioInvalid;
+  if (form.cover?.type && !form.cover.type.startsWith('image/')) return songMessages.coverInvalid;
+  return null;
+}
