@@ -291,6 +291,8 @@ test('/browse, /search and /upload (and the player bar) have no serious axe viol
   browser,
   baseURL,
 }) => {
+  // Four full axe scans: slow on a busy machine.
+  test.setTimeout(120_000);
   const context = await browser.newContext({ baseURL, storageState: ARTIST_STATE });
   const page = await context.newPage();
 
