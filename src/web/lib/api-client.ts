@@ -42,7 +42,6 @@ let refreshing: Promise<boolean> | null = null;
 
 const REFRESH_LOCK = 'canto:auth-refresh';
 const REFRESHED_AT = 'canto:refreshed-at';
-const RECENT_MS = 10_000;
 
 function postRefresh(): Promise<boolean> {
   return fetch(`${BASE}/auth/refresh`, {
@@ -61,23 +60,29 @@ function postRefresh(): Promise<boolean> {
 /**
  * Tabs share the refresh cookie, and the server treats a second use of a refresh token as
  * theft (the whole session is revoked). So refreshes are serialized across tabs with a Web
- * Lock, and a tab that waited behind another's fresh refresh just uses the new cookies.
+ * Lock, and a request that was sent before another tab's refresh finished is simply retried
+ * with the new cookies instead of refreshing again.
  */
-function refreshAcrossTabs(): Promise<boolean> {
+function refreshAcrossTabs(staleBefore: number): Promise<boolean> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks) return postRefresh();
-  const queuedAt = Date.now();
   // request() resolves to the callback's awaited result, whatever lib.dom's typing says.
-  return locks.request(REFRESH_LOCK, async (): Promise<boolean> => {
-    const last = Number(localStorage.getItem(REFRESHED_AT) ?? 0);
-    if (last >= queuedAt - RECENT_MS && last <= Date.now()) return true;
-    return postRefresh();
-  }).then((ok) => ok);
+  return locks
+    .request(REFRESH_LOCK, async (): Promise<boolean> => {
+      const last = Number(localStorage.getItem(REFRESHED_AT) ?? 0);
+      if (last > staleBefore) return true;
+      return postRefresh();
+    })
+    .then((ok) => ok);
 }
 
-/** POST /auth/refresh once, shared by every caller that hit a 401 at the same time. */
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= refreshAcrossTabs().finally(() => {
+/**
+ * POST /auth/refresh once, shared by every caller that hit a 401 at the same time.
+ * `sentAt`: when the failed request left; a refresh by another tab after that makes a
+ * retry enough. Without it (a scheduled refresh) the refresh always happens.
+ */
+export function refreshSession(sentAt: number = Number.POSITIVE_INFINITY): Promise<boolean> {
+  refreshing ??= refreshAcrossTabs(sentAt).finally(() => {
     refreshing = null;
   });
   return refreshing;
@@ -136,9 +141,10 @@ export async function request<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
+  const sentAt = Date.now();
   let res = await send(method, path, body, options.signal);
   if (res.status === 401 && !options.noRefresh && !NO_REFRESH_PATHS.includes(path)) {
-    if (await refreshSession()) {
+    if (await refreshSession(sentAt)) {
       res = await send(method, path, body, options.signal);
     } else {
       onSignedOut?.();

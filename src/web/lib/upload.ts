@@ -44,9 +44,10 @@ export async function uploadForm<T>(
   body: FormData,
   options: UploadOptions = {},
 ): Promise<T> {
+  const sentAt = Date.now();
   let res = await sendOnce<T>(path, body, options);
   // An access token that expired mid-form: refresh once and send again, like api-client.
-  if (res.status === 401 && (await refreshSession())) {
+  if (res.status === 401 && (await refreshSession(sentAt))) {
     res = await sendOnce<T>(path, body, options);
   }
   if (res.status >= 200 && res.status < 300) return res.data as T;
