@@ -151,11 +151,15 @@ function registerWebApp(app: FastifyInstance, webDir: string) {
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each text file (vite.config.ts): sent as is, no CPU.
+      preCompressed: true,
       maxAge: '1h',
       setHeaders(reply, filePath) {
         // Hashed assets never change; index.html must always be revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header('cache-control', 'public, max-age=31536000, immutable');
+        } else if (/index\.html(\.br|\.gz)?$/.test(filePath)) {
+          reply.header('cache-control', 'no-cache');
         }
       },
     });
