@@ -1,22 +1,20 @@
 import { z } from 'zod';
+import { authLimits, authMessages } from './auth.check.ts';
 
-// Spec §5 and §9: the exact messages; the first failing one is what the user sees.
-export const authLimits = { passwordMin: 6, passwordMax: 72, displayNameMin: 2, displayNameMax: 50 } as const;
+// Spec §5 and §9: the exact messages (auth.check.ts); the first failing one is what the user sees.
+export { authLimits };
 
-export const emailRule = z.string().trim().toLowerCase().pipe(z.email('Invalid email address'));
+export const emailRule = z.string().trim().toLowerCase().pipe(z.email(authMessages.email));
 
-export const signInPasswordRule = z.string().min(authLimits.passwordMin, 'Password must be at least 6 characters');
+export const signInPasswordRule = z.string().min(authLimits.passwordMin, authMessages.passwordMin);
 
-export const signUpPasswordRule = signInPasswordRule.max(
-  authLimits.passwordMax,
-  'Password must be less than 72 characters',
-);
+export const signUpPasswordRule = signInPasswordRule.max(authLimits.passwordMax, authMessages.passwordMax);
 
 export const displayNameRule = z
   .string()
   .trim()
-  .min(authLimits.displayNameMin, 'Display name must be at least 2 characters')
-  .max(authLimits.displayNameMax, 'Display name must be less than 50 characters');
+  .min(authLimits.displayNameMin, authMessages.displayNameMin)
+  .max(authLimits.displayNameMax, authMessages.displayNameMax);
 
 export const signInRules = z.object({ email: emailRule, password: signInPasswordRule });
 

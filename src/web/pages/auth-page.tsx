@@ -1,18 +1,31 @@
-import { useEffect, useState, type ComponentProps, type FormEvent } from 'react';
+import {
+  lazy,
+  memo,
+  Suspense,
+  useEffect,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Headphones, LoaderCircle, Mic, Sparkles } from 'lucide-react';
-import { firstError, signInRules, signUpRules } from '@/core/validation/auth.rules.ts';
+import { signInProblem, signUpProblem } from '@/core/validation/auth.check.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { useSession, useSignIn, useSignOut, useSignUp } from '@/web/hooks/use-session.ts';
-import { MfaChallenge } from '@/web/components/mfa/mfa-challenge.tsx';
 import { BrandMark, BrandName } from '@/web/components/brand.tsx';
+import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Card, CardContent } from '@/web/components/ui/card.tsx';
 import { Checkbox } from '@/web/components/ui/checkbox.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs.tsx';
+
+// Only an account with a second factor sees the challenge: its code loads when it is needed.
+const MfaChallenge = lazy(() =>
+  import('@/web/components/mfa/mfa-challenge.tsx').then((m) => ({ default: m.MfaChallenge })),
+);
 
 const ARTIST_LABEL = 'Request artist status (upload music & podcasts)';
 
@@ -45,7 +58,7 @@ function SignInForm() {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const problem = firstError(signInRules, { email, password });
+    const problem = signInProblem({ email, password });
     if (problem) return validationToast(problem);
     // mutateAsync, not mutate callbacks: adopting the session unmounts this page (the guard
     // sends a signed-in visitor to /), and per-call callbacks of an unmounted form never run.
@@ -99,8 +112,9 @@ function SignUpForm() {
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const body = { email, password, display_name: displayName, is_artist: isArtist };
-    // The same rules as the server, so the first message matches what it would say.
-    const problem = firstError(signUpRules, body);
+    // The same rules as the server (auth.check.ts, tested against the zod ones), so the
+    // first message matches what it would say.
+    const problem = signUpProblem(body);
     if (problem) return validationToast(problem);
     signUp.mutateAsync(body).then(
       () => {
@@ -168,6 +182,24 @@ function SignUpForm() {
   );
 }
 
+// memo: the page re-renders when the session probe answers; the forms don't need to.
+const GuestForms = memo(function GuestForms() {
+  return (
+    <Tabs defaultValue="sign-in">
+      <TabsList className="grid w-full grid-cols-2">
+        <TabsTrigger value="sign-in">Sign In</TabsTrigger>
+        <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+      </TabsList>
+      <TabsContent value="sign-in" className="pt-2">
+        <SignInForm />
+      </TabsContent>
+      <TabsContent value="sign-up" className="pt-2">
+        <SignUpForm />
+      </TabsContent>
+    </Tabs>
+  );
+});
+
 const highlights = [
   { icon: Headphones, text: 'Stream songs and podcasts from independent artists' },
   { icon: Sparkles, text: 'Personalized playlists and AI recommendations' },
@@ -228,27 +260,18 @@ export default function AuthPage() {
           <Card className="bg-card/80 shadow-xl backdrop-blur">
             <CardContent className="p-6">
               {needsMfa ? (
-                <MfaChallenge
-                  onVerified={() => {
-                    toast.success('Signed in successfully!');
-                    navigate('/', { replace: true });
-                  }}
-                  onCancel={() => signOut.mutate()}
-                  cancelLabel="Sign out"
-                />
+                <Suspense fallback={<LoadingMessage label="Loading your security methods..." />}>
+                  <MfaChallenge
+                    onVerified={() => {
+                      toast.success('Signed in successfully!');
+                      navigate('/', { replace: true });
+                    }}
+                    onCancel={() => signOut.mutate()}
+                    cancelLabel="Sign out"
+                  />
+                </Suspense>
               ) : (
-                <Tabs defaultValue="sign-in">
-                  <TabsList className="grid w-full grid-cols-2">
-                    <TabsTrigger value="sign-in">Sign In</TabsTrigger>
-                    <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
-                  </TabsList>
-                  <TabsContent value="sign-in" className="pt-2">
-                    <SignInForm />
-                  </TabsContent>
-                  <TabsContent value="sign-up" className="pt-2">
-                    <SignUpForm />
-                  </TabsContent>
-                </Tabs>
+                <GuestForms />
               )}
             </CardContent>
           </Card>
