@@ -5,7 +5,7 @@ import { Toaster } from 'sonner';
 import { isApiError } from '@/web/lib/api-client.ts';
 import { screens, type ScreenHandle } from '@/web/lib/screens.ts';
 import { useSessionKeeper } from '@/web/hooks/use-session.ts';
-import { AppShell } from '@/web/components/app-shell.tsx';
+import { AppShell } from '@/web/components/lazy-app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/components/route-guards.tsx';
 import { PlayerProvider } from '@/web/player/player-provider.tsx';

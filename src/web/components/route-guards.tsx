@@ -28,10 +28,12 @@ export function RequireSignedIn({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /auth: a signed-in visitor is sent to /. */
+/**
+ * /auth: a signed-in visitor is sent to /. Most visitors here are guests, so the page shows
+ * at once instead of after the session probe; the probe's answer redirects the others.
+ */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { status, needsMfa } = useSession();
-  if (status === 'loading') return <FullPageLoading />;
   // A session that still owes its second factor stays here for the challenge.
   if (status === 'signed-in' && !needsMfa) return <Navigate to="/" replace />;
   return children;
