@@ -86,7 +86,7 @@ export const authRoutes =
       '/sign-out',
       {
         // Public so an expired access token can still sign out; revokes what it can identify.
-        config: { access: 'public' },
+        config: { access: 'public', optionalPrincipal: true },
         schema: { tags, summary: 'Revoke the session and clear cookies', body: signOutBody.nullish() },
       },
       async (request, reply) => {

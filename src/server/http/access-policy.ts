@@ -25,6 +25,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /** A public route that still wants to know who calls when a token is sent (sign-out). */
+    optionalPrincipal?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -82,7 +84,11 @@ export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
   });
 
   app.addHook('onRequest', async (request) => {
-    const token = accessTokenOf(request);
+    const config = request.routeOptions.config;
+    // Public routes (media, health, static files) skip token verification and its session
+    // lookup: a browser sends its cookies with every image and audio request.
+    const wantsPrincipal = (config.access && config.access !== 'public') || config.optionalPrincipal;
+    const token = wantsPrincipal ? accessTokenOf(request) : undefined;
     request.principal = token ? await hooks.resolvePrincipal(token) : null;
     let cached: Promise<Role[]> | undefined;
     request.roles = () => {
