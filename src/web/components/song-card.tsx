@@ -11,6 +11,8 @@ import {
 import { cn } from '@/web/lib/utils.ts';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
+import { useSession } from '@/web/hooks/use-session.ts';
+import { SongOwnerMenu } from '@/web/components/song-owner-menu.tsx';
 
 export function SongCard({ song }: { song: Song }) {
   const { current, playing } = useNowPlaying();
@@ -19,6 +21,9 @@ export function SongCard({ song }: { song: Song }) {
   const artist = artistLabel(song);
   const isCurrent = current?.id === song.id;
   const isPlaying = isCurrent && playing;
+  // Only the song's own artist gets Edit/Delete; the server enforces it regardless.
+  const ownerId = useSession().user?.id;
+  const isOwner = !!ownerId && song.artist_id === ownerId;
 
   const label = !item
     ? `${song.title} cannot be played: no audio available`
@@ -49,6 +54,12 @@ export function SongCard({ song }: { song: Song }) {
           >
             {sourceLabel(song.source)} preview
           </Badge>
+        )}
+        {isOwner && (
+          <SongOwnerMenu
+            song={song}
+            className="absolute top-2 right-2 size-8 rounded-full bg-black/60 text-white backdrop-blur-sm hover:bg-black/80 hover:text-white"
+          />
         )}
         <button
           type="button"

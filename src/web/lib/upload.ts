@@ -9,6 +9,8 @@ export interface UploadProgress {
 }
 
 export interface UploadOptions {
+  /** POST (the default) creates; PUT replaces, e.g. a song's cover art. */
+  method?: 'POST' | 'PUT';
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
@@ -18,11 +20,11 @@ const NETWORK_MESSAGE = 'Network error. Please check your connection and try aga
 function sendOnce<T>(
   path: string,
   body: FormData,
-  { onProgress, signal }: UploadOptions,
+  { method = 'POST', onProgress, signal }: UploadOptions,
 ): Promise<{ status: number; data: T | ErrorBody | null }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api${path}`);
+    xhr.open(method, `/api${path}`);
     xhr.withCredentials = true;
     xhr.responseType = 'json';
     xhr.setRequestHeader('Accept', 'application/json');
@@ -38,7 +40,7 @@ function sendOnce<T>(
   });
 }
 
-/** POST a multipart body to /api<path>; resolves with the JSON answer, rejects with ApiError. */
+/** POST (or PUT) a multipart body to /api<path>; resolves with the JSON answer, rejects with ApiError. */
 export async function uploadForm<T>(
   path: string,
   body: FormData,
