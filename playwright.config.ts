@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const port = 3100;
+// E2E_PORT lets two runs (e.g. a developer's and CI's) share a machine.
+const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
 
 // Browser journeys against the real server (built web app + /api) on a throwaway DATA_DIR.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { E2E_ADMIN } from './accounts.ts';
 
 // Keep in step with playwright.config.ts (port).
-const E2E_PORT = 3100;
+const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
 const tsx = path.resolve('node_modules/.bin/tsx');
