@@ -235,6 +235,53 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
       expect(await order('relevance')).toEqual(await order('relevance')); // stable
     });
 
+    it('ranks by similarity: the exact title first, closer titles above longer ones, a genre-only match too', async () => {
+      await seed({
+        title: 'Nocturne for Strings and a Distant Thunder',
+        genre: 'Classical',
+        plays: 50,
+      });
+      await seed({ title: 'Nocturne', genre: 'Jazz', plays: 1 });
+      await seed({ title: 'Quiet Rain', genre: 'Nocturne Pop', plays: 90 });
+      await seed({ title: 'Nocturnes Live', plays: 10 });
+      const found = titles((await search({ q: 'nocturne', sort: 'relevance' })).json().songs);
+      expect(found[0]).toBe('Nocturne');
+      expect(found).toContain('Quiet Rain');
+      expect(found.indexOf('Nocturnes Live')).toBeLessThan(
+        found.indexOf('Nocturne for Strings and a Distant Thunder'),
+      );
+      expect(found).toHaveLength(4);
+    });
+
+    it('orders a broad term (more matches than a page) exactly as a full scan would', async () => {
+      // More than 20 matches: the bounded plan (index head, nearest titles, genre side) runs
+      // instead of ranking every match; its page must be the full scan's.
+      for (let i = 0; i < 30; i++)
+        await seed({ title: `Aurora ${'x'.repeat(i % 7)} Part ${i}`, plays: i % 9, ageMin: i });
+      await seed({ title: 'Aurora', plays: 0, ageMin: 40 });
+      await seed({ title: 'Untitled', genre: 'Aurora Wave', plays: 1000, ageMin: 50 });
+      const score = sql`greatest(
+        case when title ilike '%aurora%' then similarity(title, 'aurora') else 0 end,
+        case when genre ilike '%aurora%' then similarity(genre, 'aurora') else 0 end)`;
+      const orders = {
+        relevance: sql`${score} desc, play_count desc, created_at desc, id desc`,
+        popular: sql`play_count desc, created_at desc, id desc`,
+        recent: sql`created_at desc, id desc`,
+      };
+      for (const [sort, order] of Object.entries(orders)) {
+        const expected = await rows<{ id: string }>(
+          ctx,
+          sql`select id from songs where title ilike '%aurora%' or genre ilike '%aurora%'
+              order by ${order} limit 20`,
+        );
+        const got = (await search({ q: 'aurora', sort })).json().songs as Array<{ id: string }>;
+        expect(got.map((s) => s.id)).toEqual(expected.map((r) => r.id));
+      }
+      const relevance = titles((await search({ q: 'aurora' })).json().songs);
+      expect(relevance[0]).toBe('Aurora');
+      expect(relevance).toContain('Untitled');
+    });
+
     it('returns at most 20', async () => {
       for (let i = 0; i < 25; i++) await seed({ title: `Lumen ${i}` });
       expect((await search({ q: 'lumen' })).json().songs).toHaveLength(20);

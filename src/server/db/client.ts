@@ -52,7 +52,10 @@ export async function openPglite(dir: string): Promise<Database> {
 const MIGRATION_LOCK = 7_263_540_119;
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // No JIT: its compile (~100–300 ms) is paid by any query whose estimated cost passes
+  // jit_above_cost, such as search's gated full-scan branch that usually never runs
+  // (ADR 0006); this app's queries are short.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c jit=off' });
   // Idle-client errors (server restart) must not crash the process; queries will report them.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -55,14 +55,35 @@ export const songs = pgTable(
     nonNegative('songs_play_count_nonneg', t.playCount),
     // Playback needs a resolved audio URL (spec §4): the file or the preview.
     check('songs_playable', sql`${t.fileUrl} is not null or ${t.previewUrl} is not null`),
-    index('songs_created_at_idx').on(t.createdAt.desc().nullsFirst()),
-    index('songs_play_count_idx').on(t.playCount.desc().nullsFirst()),
+    // Newest / most played lists and the search sorts (ADR 0006 "Search plan") read these in
+    // order, ties broken down to the id so a page is deterministic without a sort.
+    index('songs_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('songs_play_count_idx').on(
+      t.playCount.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('songs_artist_created_idx').on(t.artistId, t.createdAt.desc().nullsFirst()),
-    // Genre filters compare case-insensitively ('hip hop' vs 'Hip Hop', spec §9).
-    index('songs_genre_idx').on(sql`lower(${t.genre})`),
-    // Search is "title or genre contains" (ILIKE '%q%') ranked by similarity: trigram GIN.
+    // Genre filters compare case-insensitively ('hip hop' vs 'Hip Hop', spec §9): the same
+    // two orders within one genre (genre tiles, filtered search, search's genre side).
+    index('songs_genre_created_idx').on(
+      sql`lower(${t.genre})`,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('songs_genre_play_count_idx').on(
+      sql`lower(${t.genre})`,
+      t.playCount.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // Search is "title or genre contains" (ILIKE '%q%'): trigram GIN finds the matches of a
+    // rare term. Relevance walks titles nearest first (`lower(title) <-> q`) in a trigram
+    // GiST on lower(title): an expression, so that the planner never picks it for the
+    // plain ILIKE, where its lossy signatures can read the whole index (ADR 0006).
     index('songs_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
+    index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
   ],
 );
