@@ -41,7 +41,11 @@ export type SessionInfo = z.infer<typeof sessionInfo>;
 export const refreshBody = z.object({ refresh_token: z.string().min(1).optional() });
 
 export const errorBody = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
@@ -50,7 +54,10 @@ export const signOutBody = z.object({ refresh_token: z.string().min(1).optional(
 /** Password reset (product.md §2): the answer never tells whether the email exists. */
 export const recoverBody = z.object({ email: signInRules.shape.email });
 export const recoverResult = z.object({ message: z.string() });
-export const resetPasswordBody = z.object({ token: z.string().min(1).max(200), password: signUpRules.shape.password });
+export const resetPasswordBody = z.object({
+  token: z.string().min(1).max(200),
+  password: signUpRules.shape.password,
+});
 export const verifyEmailBody = z.object({ token: z.string().min(1).max(200) });
 export type RecoverBody = z.input<typeof recoverBody>;
 export type ResetPasswordBody = z.input<typeof resetPasswordBody>;

@@ -19,7 +19,12 @@ export const factorList = z.array(factor);
 
 export const enrolFactorBody = z.object({
   factor_type: factorType,
-  friendly_name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters').optional(),
+  friendly_name: z
+    .string()
+    .trim()
+    .min(1, 'Name is required')
+    .max(50, 'Name must be at most 50 characters')
+    .optional(),
   /** The issuer an authenticator app shows next to the code (TOTP); defaults to Canto. */
   issuer: z.string().trim().min(1).max(64).optional(),
   phone: z.string().trim().max(32).optional(),

@@ -42,7 +42,8 @@ describe('toUserMessage (spec §8 shared mapper)', () => {
   it('keeps the exact spec texts', () => {
     expect(userMessages).toEqual({
       auth: 'Please log in to continue.',
-      permission: 'You do not have permission to perform this action. Please verify your account status.',
+      permission:
+        'You do not have permission to perform this action. Please verify your account status.',
       storage: 'File upload failed. Please check the file format and size.',
       validation: 'Please check your input and try again.',
       duplicate: 'This item already exists.',

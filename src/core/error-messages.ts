@@ -1,7 +1,8 @@
 // The shared mapper of spec §8: a failure becomes a user message by words in the error.
 export const userMessages = {
   auth: 'Please log in to continue.',
-  permission: 'You do not have permission to perform this action. Please verify your account status.',
+  permission:
+    'You do not have permission to perform this action. Please verify your account status.',
   storage: 'File upload failed. Please check the file format and size.',
   validation: 'Please check your input and try again.',
   duplicate: 'This item already exists.',

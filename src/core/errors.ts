@@ -31,6 +31,10 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+export const fail = (
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): never => {
   throw new AppError(code, message, details);
 };

@@ -57,7 +57,11 @@ declare module 'fastify' {
   }
 }
 
-const secretHeaders = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+const secretHeaders = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? systemClock;
@@ -108,7 +112,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const mailer = deps.mailer ?? createMailer(deps.env.smtpUrl, app.log);
   const roles = createRolesRepository(deps.database.db);
-  const auth = await createAuthModule({ env: deps.env, database: deps.database, clock, mailer, roles, log: app.log });
+  const auth = await createAuthModule({
+    env: deps.env,
+    database: deps.database,
+    clock,
+    mailer,
+    roles,
+    log: app.log,
+  });
   registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
   // Start-up (ADMIN_EMAIL, demo content) creates accounts through the auth module, not around it.
   app.decorate('accounts', auth.accounts);
@@ -123,9 +134,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   await app.register(auth.routes, { prefix: '/api/auth' });
-  await app.register(mfaRoutes({ env: deps.env, database: deps.database, clock, auth }), { prefix: '/api/auth' });
+  await app.register(mfaRoutes({ env: deps.env, database: deps.database, clock, auth }), {
+    prefix: '/api/auth',
+  });
   await app.register(auth.wellKnownRoutes);
-  const approvals = createArtistApprovalService({ requests: createArtistRequestsRepository(deps.database.db) });
+  const approvals = createArtistApprovalService({
+    requests: createArtistRequestsRepository(deps.database.db),
+  });
   await app.register(adminRoutes({ approvals }), { prefix: '/api/admin' });
   const storage = deps.storage ?? createStorage(deps.env);
   await app.register(mediaRoutes({ storage }));
@@ -167,10 +182,20 @@ function registerWebApp(app: FastifyInstance, webDir: string) {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     if (url.startsWith('/api') || url.startsWith('/media') || request.method !== 'GET') {
-      return reply.status(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${url.split('?')[0]}` } });
+      return reply
+        .status(404)
+        .send({
+          error: {
+            code: 'not_found',
+            message: `No route for ${request.method} ${url.split('?')[0]}`,
+          },
+        });
     }
     if (!hasBuild) {
-      return reply.type('text/plain').status(503).send('The web app is not built. Run `npm run build`.');
+      return reply
+        .type('text/plain')
+        .status(503)
+        .send('The web app is not built. Run `npm run build`.');
     }
     return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
   });

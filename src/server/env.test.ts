@@ -37,11 +37,18 @@ describe('parseEnv', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
   ])('rejects %o with one line naming %s', (source, name) => {
-    expect(() => parseEnv(source)).toThrowError(new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`));
+    expect(() => parseEnv(source)).toThrowError(
+      new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
+    );
   });
 
   it('accepts a complete S3 configuration', () => {
-    const env = parseEnv({ STORAGE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+    const env = parseEnv({
+      STORAGE: 's3',
+      S3_BUCKET: 'b',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    });
     expect(env.s3.bucket).toBe('b');
     expect(env.s3.region).toBe('us-east-1');
   });

@@ -7,13 +7,16 @@ const bool = z
   .transform((v) => v === '1' || v === 'true');
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.join(' or ')}//`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.join(' or ')}//`,
+  );
 
 const schema = z
   .object({
@@ -40,25 +43,45 @@ const schema = z
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: z.string().min(1).optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
   })
   .superRefine((v, ctx) => {
     if (v.STORAGE === 's3') {
       for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-        if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE=s3' });
+        if (!v[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE=s3' });
       }
     }
     if (v.PAYMENTS === 'stripe') {
-      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const) {
-        if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS=stripe' });
+      for (const key of [
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+        'STRIPE_PRICE_ID',
+      ] as const) {
+        if (!v[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when PAYMENTS=stripe',
+          });
       }
     }
     if (v.AI_PROVIDER === 'openai' && !v.OPENAI_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when AI_PROVIDER=openai' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPENAI_API_KEY'],
+        message: 'is required when AI_PROVIDER=openai',
+      });
     }
     if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {
       const missing = v.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when the other admin variable is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required when the other admin variable is set',
+      });
     }
   });
 
@@ -72,7 +95,13 @@ export type Env = {
   admin: { email: string; password: string } | undefined;
   demo: boolean;
   storage: 'local' | 's3';
-  s3: { endpoint?: string; bucket?: string; region: string; accessKeyId?: string; secretAccessKey?: string };
+  s3: {
+    endpoint?: string;
+    bucket?: string;
+    region: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+  };
   smtpUrl: string | undefined;
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
@@ -87,7 +116,9 @@ export class EnvError extends Error {}
 /** Parses the environment; throws EnvError whose message is one line naming the variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings count as unset, the way shells and .env files usually mean them.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -102,7 +133,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     databaseUrl: v.DATABASE_URL,
     secretKey: v.SECRET_KEY,
     publicUrl: (v.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
+    admin:
+      v.ADMIN_EMAIL && v.ADMIN_PASSWORD
+        ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD }
+        : undefined,
     // Demo content is on by default only for the embedded database (product.md §10).
     demo: v.DEMO ?? !v.DATABASE_URL,
     storage: v.STORAGE,
@@ -115,7 +149,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     },
     smtpUrl: v.SMTP_URL,
     payments: v.PAYMENTS,
-    stripe: { secretKey: v.STRIPE_SECRET_KEY, webhookSecret: v.STRIPE_WEBHOOK_SECRET, priceId: v.STRIPE_PRICE_ID },
+    stripe: {
+      secretKey: v.STRIPE_SECRET_KEY,
+      webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+      priceId: v.STRIPE_PRICE_ID,
+    },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     aiProvider: v.AI_PROVIDER,
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },

@@ -49,7 +49,12 @@ test('a passkey added on the Security screen raises the session to AAL2, and ste
   context,
 }) => {
   const up = await page.request.post('/api/auth/sign-up', {
-    data: { email: account.email, password: PASSWORD, display_name: account.displayName, is_artist: false },
+    data: {
+      email: account.email,
+      password: PASSWORD,
+      display_name: account.displayName,
+      is_artist: false,
+    },
   });
   expect(up.status(), await up.text()).toBe(201);
   const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
@@ -72,7 +77,9 @@ test('a passkey added on the Security screen raises the session to AAL2, and ste
   expect(credentials).toHaveLength(1);
 
   // A new password-only session of this account is aal1 and must step up on the screen.
-  const again = await page.request.post('/api/auth/sign-in', { data: { email: account.email, password: PASSWORD } });
+  const again = await page.request.post('/api/auth/sign-in', {
+    data: { email: account.email, password: PASSWORD },
+  });
   expect(again.status()).toBe(200);
   expect(await again.json()).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
   // Wherever the app asks for the second step (this screen, or /auth if the shell sends
@@ -91,11 +98,17 @@ test('a passkey added on the Security screen raises the session to AAL2, and ste
   sharedCredential = { ...after[0] };
 });
 
-test('signing in with a passkey account asks for the passkey before the app opens', async ({ page, context }) => {
+test('signing in with a passkey account asks for the passkey before the app opens', async ({
+  page,
+  context,
+}) => {
   // Each test has its own browser context: the same passkey is loaded into its authenticator.
   test.skip(!sharedCredential, 'needs the passkey made by the first journey');
   const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
-  await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: sharedCredential as never });
+  await cdp.send('WebAuthn.addCredential', {
+    authenticatorId,
+    credential: sharedCredential as never,
+  });
 
   await openAuth(page, 'Sign In');
   await page.getByLabel('Email').fill(account.email);

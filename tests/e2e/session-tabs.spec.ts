@@ -2,7 +2,9 @@ import { expect, sharedListener, signIn, test } from './support.ts';
 
 // Tabs share the refresh cookie and the server revokes a session whose refresh token is
 // used twice, so two tabs refreshing at once must not sign the user out.
-test('two tabs refreshing an expired access token at once both stay signed in', async ({ browser }) => {
+test('two tabs refreshing an expired access token at once both stay signed in', async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   const first = await context.newPage();
   const listener = sharedListener();

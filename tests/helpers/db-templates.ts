@@ -62,8 +62,11 @@ export async function ensurePostgresTemplate(hash: string): Promise<string> {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (exists.rowCount) return name;
     // Old templates of earlier migration versions are dropped so they do not pile up.
-    const old = await admin.query("select datname from pg_database where datname like 'canto_tpl_%'");
-    for (const row of old.rows) await admin.query(`drop database if exists "${row.datname}" with (force)`);
+    const old = await admin.query(
+      "select datname from pg_database where datname like 'canto_tpl_%'",
+    );
+    for (const row of old.rows)
+      await admin.query(`drop database if exists "${row.datname}" with (force)`);
     const building = `${name}_building`;
     await admin.query(`drop database if exists "${building}" with (force)`);
     await admin.query(`create database "${building}"`);

@@ -1,5 +1,10 @@
 import type { TestProject } from 'vitest/node';
-import { ensurePgliteTemplate, ensurePostgresTemplate, migrationsHash, postgresReachable } from './db-templates.ts';
+import {
+  ensurePgliteTemplate,
+  ensurePostgresTemplate,
+  migrationsHash,
+  postgresReachable,
+} from './db-templates.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -45,7 +45,11 @@ export class SoftAuthenticator {
     return Buffer.concat([head, Buffer.alloc(16), len, this.credentialId, this.cosePublicKey()]);
   }
 
-  private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Buffer {
+  private clientData(
+    type: 'webauthn.create' | 'webauthn.get',
+    challenge: string,
+    origin: string,
+  ): Buffer {
     return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   }
 
@@ -80,7 +84,11 @@ export class SoftAuthenticator {
     this.counter += 1;
     const authenticatorData = this.authData(rpId, false);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, origin);
-    const signature = crypto.sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), this.keys.privateKey);
+    const signature = crypto.sign(
+      'sha256',
+      Buffer.concat([authenticatorData, sha256(clientDataJSON)]),
+      this.keys.privateKey,
+    );
     return {
       id: this.id,
       rawId: this.id,

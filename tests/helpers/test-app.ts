@@ -35,8 +35,17 @@ export function useTestApp(kind: DbKind, envOverrides: Record<string, string> = 
     ctx.env = testEnv(envOverrides, ctx.db.dataDir);
     ctx.clock = new TestClock();
     ctx.mail = [];
-    const mailer: Mailer = { delivers: Boolean(envOverrides.SMTP_URL), send: async (m) => void ctx.mail.push(m) };
-    ctx.app = await buildApp({ env: ctx.env, database: ctx.db.database, clock: ctx.clock, logger: false, mailer });
+    const mailer: Mailer = {
+      delivers: Boolean(envOverrides.SMTP_URL),
+      send: async (m) => void ctx.mail.push(m),
+    };
+    ctx.app = await buildApp({
+      env: ctx.env,
+      database: ctx.db.database,
+      clock: ctx.clock,
+      logger: false,
+      mailer,
+    });
     await ctx.app.ready();
   });
   afterAll(async () => {

@@ -11,7 +11,12 @@ export type DbKind = 'pglite' | 'postgres';
 /** Both engines when the PostgreSQL server is reachable; the PGlite one always. */
 export const dbKinds: DbKind[] = inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
 
-export type TestDatabase = { database: Database; kind: DbKind; dataDir: string; drop(): Promise<void> };
+export type TestDatabase = {
+  database: Database;
+  kind: DbKind;
+  dataDir: string;
+  drop(): Promise<void>;
+};
 
 /** A fresh, migrated database of the given kind, private to the caller. */
 export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
@@ -19,7 +24,9 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
   const dataDir = path.join(tmpRoot, `test-${id}`);
   fs.mkdirSync(dataDir, { recursive: true });
   if (kind === 'pglite') {
-    fs.cpSync(path.join(inject('pgliteTemplate'), 'db'), path.join(dataDir, 'db'), { recursive: true });
+    fs.cpSync(path.join(inject('pgliteTemplate'), 'db'), path.join(dataDir, 'db'), {
+      recursive: true,
+    });
     const database = await openPglite(path.join(dataDir, 'db'));
     return {
       database,

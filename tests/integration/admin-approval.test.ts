@@ -14,7 +14,6 @@ async function account(app: App, body: { is_artist?: boolean; display_name?: str
   return { id: session.user.id as string, token: session.access_token as string };
 }
 
-
 describe.each(dbKinds)('artist approval on %s', (kind) => {
   const ctx = useTestApp(kind);
 
@@ -27,12 +26,18 @@ describe.each(dbKinds)('artist approval on %s', (kind) => {
   const admin = () => withRole('admin');
 
   const rolesOf = async (token: string) =>
-    (await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers: bearer(token) })).json().user.roles;
+    (
+      await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers: bearer(token) })
+    ).json().user.roles;
 
   it('lists pending requests with display names and approves one into an artist', async () => {
     const a = await admin();
     const requester = await account(ctx.app, { is_artist: true, display_name: 'Nova Sound' });
-    const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/artist-requests', headers: bearer(a.token) });
+    const list = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/artist-requests',
+      headers: bearer(a.token),
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toContainEqual(
       expect.objectContaining({ user_id: requester.id, display_name: 'Nova Sound' }),
@@ -47,7 +52,11 @@ describe.each(dbKinds)('artist approval on %s', (kind) => {
     expect(approve.statusCode).toBe(204);
     expect(await rolesOf(requester.token)).toEqual(['artist']);
 
-    const after = await ctx.app.inject({ method: 'GET', url: '/api/admin/artist-requests', headers: bearer(a.token) });
+    const after = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/artist-requests',
+      headers: bearer(a.token),
+    });
     expect(after.json().map((r: { user_id: string }) => r.user_id)).not.toContain(requester.id);
 
     // Approving twice is refused: only pending rows change.
@@ -86,10 +95,17 @@ describe.each(dbKinds)('artist approval on %s', (kind) => {
         expect(res.statusCode).toBe(403);
         expect(res.json().error.code).toBe('permission_denied');
       }
-      const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/artist-requests', headers: bearer(caller.token) });
+      const list = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/admin/artist-requests',
+        headers: bearer(caller.token),
+      });
       expect(list.statusCode).toBe(403);
     }
-    const anon = await ctx.app.inject({ method: 'POST', url: `/api/admin/artist-requests/${requester.id}/approve` });
+    const anon = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/artist-requests/${requester.id}/approve`,
+    });
     expect(anon.statusCode).toBe(401);
     expect(await rolesOf(requester.token)).toEqual(['pending_artist']);
   });
@@ -116,8 +132,16 @@ describe.each(dbKinds)('artist approval on %s', (kind) => {
     const a = await admin();
     const approved = await account(ctx.app, { is_artist: true });
     const rejected = await account(ctx.app, { is_artist: true });
-    await ctx.app.inject({ method: 'POST', url: `/api/admin/artist-requests/${approved.id}/approve`, headers: bearer(a.token) });
-    await ctx.app.inject({ method: 'POST', url: `/api/admin/artist-requests/${rejected.id}/reject`, headers: bearer(a.token) });
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/artist-requests/${approved.id}/approve`,
+      headers: bearer(a.token),
+    });
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/artist-requests/${rejected.id}/reject`,
+      headers: bearer(a.token),
+    });
     const { sql } = await import('drizzle-orm');
     const result = (await ctx.db.database.db.execute(
       sql`select user_id, type from notifications where user_id in (${approved.id}, ${rejected.id}) order by type`,

@@ -17,11 +17,24 @@ export async function signUp(
   app: App,
   body: Partial<{ email: string; password: string; display_name: string; is_artist: boolean }> = {},
 ) {
-  const payload = { email: uniqueEmail(), password: 'secret-pass', display_name: 'Test User', ...body };
-  const res = await app.inject({ method: 'POST', url: '/api/auth/sign-up', payload, remoteAddress: freshIp() });
+  const payload = {
+    email: uniqueEmail(),
+    password: 'secret-pass',
+    display_name: 'Test User',
+    ...body,
+  };
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up',
+    payload,
+    remoteAddress: freshIp(),
+  });
   return { res, payload };
 }
 
-export function cookieOf<C extends { name: string }>(res: { cookies: C[] }, name: string): C | undefined {
+export function cookieOf<C extends { name: string }>(
+  res: { cookies: C[] },
+  name: string,
+): C | undefined {
   return res.cookies.find((c) => c.name === name);
 }

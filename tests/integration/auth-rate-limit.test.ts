@@ -19,7 +19,9 @@ describe.each(dbKinds)('auth rate limits on %s', (kind) => {
     const { payload } = await signUp(ctx.app);
     const ip = freshIp();
     // In parallel: password checks run on the thread pool, and the counter is one atomic upsert.
-    const attempts = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(payload.email, ip, `203.0.113.${i}`)));
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signIn(payload.email, ip, `203.0.113.${i}`)),
+    );
     expect(attempts.map((r) => r.statusCode)).toEqual(Array(10).fill(400));
     const blocked = await signIn(payload.email, ip, '198.51.100.77');
     expect(blocked.statusCode).toBe(429);
@@ -28,19 +30,31 @@ describe.each(dbKinds)('auth rate limits on %s', (kind) => {
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(300);
 
     // Even the right password waits: the limit is on attempts, not on failures.
-    const right = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload, remoteAddress: ip });
+    const right = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload,
+      remoteAddress: ip,
+    });
     expect(right.statusCode).toBe(429);
     // Another address for the same account is not blocked by this counter.
     expect((await signIn(payload.email, freshIp())).statusCode).toBe(400);
 
     ctx.clock.advance(5 * 60_000);
-    const after = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload, remoteAddress: ip });
+    const after = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload,
+      remoteAddress: ip,
+    });
     expect(after.statusCode).toBe(200);
   });
 
   it('limits sign-in per address across many emails', async () => {
     const ip = freshIp();
-    const attempts = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(uniqueEmail('spray'), ip, `192.0.2.${i}`)));
+    const attempts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signIn(uniqueEmail('spray'), ip, `192.0.2.${i}`)),
+    );
     expect(attempts.map((r) => r.statusCode)).toEqual(Array(30).fill(400));
     expect((await signIn(uniqueEmail('spray'), ip)).statusCode).toBe(429);
   });
@@ -51,7 +65,11 @@ describe.each(dbKinds)('auth rate limits on %s', (kind) => {
       ctx.app.inject({
         method: 'POST',
         url: '/api/auth/sign-up',
-        payload: { email: uniqueEmail('burst'), password: 'secret-pass', display_name: `Burst ${i}` },
+        payload: {
+          email: uniqueEmail('burst'),
+          password: 'secret-pass',
+          display_name: `Burst ${i}`,
+        },
         remoteAddress: ip,
         headers: { 'x-forwarded-for': `203.0.113.${i}` },
       });
@@ -67,7 +85,12 @@ describe.each(dbKinds)('auth rate limits on %s', (kind) => {
   it('limits password recovery requests per address', async () => {
     const ip = freshIp();
     const recover = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email: uniqueEmail('r') }, remoteAddress: ip });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/recover',
+        payload: { email: uniqueEmail('r') },
+        remoteAddress: ip,
+      });
     for (let i = 0; i < 5; i++) expect((await recover()).statusCode).toBe(200);
     expect((await recover()).statusCode).toBe(429);
   });

@@ -10,10 +10,20 @@ const tokenIn = (text: string, param: 'reset' | 'verify') => {
 };
 
 const recover = (ctx: TestContext, email: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email }, remoteAddress: freshIp() });
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/recover',
+    payload: { email },
+    remoteAddress: freshIp(),
+  });
 
 const signIn = (ctx: TestContext, email: string, password: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password }, remoteAddress: freshIp() });
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password },
+    remoteAddress: freshIp(),
+  });
 
 describe.each(dbKinds)('password reset and email verification with SMTP on %s', (kind) => {
   const ctx = useTestApp(kind, { SMTP_URL: 'smtp://127.0.0.1:2525' });
@@ -53,9 +63,17 @@ describe.each(dbKinds)('password reset and email verification with SMTP on %s', 
     });
     expect(reset.statusCode).toBe(204);
 
-    const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers: { authorization: `Bearer ${access_token}` } });
+    const session = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     expect(session.statusCode).toBe(401);
-    const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+    const refresh = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token },
+    });
     expect(refresh.statusCode).toBe(401);
     expect((await signIn(ctx, payload.email, payload.password)).statusCode).toBe(400);
     expect((await signIn(ctx, payload.email, 'brand-new-pass')).statusCode).toBe(200);
@@ -76,7 +94,11 @@ describe.each(dbKinds)('password reset and email verification with SMTP on %s', 
     await recover(ctx, payload.email);
     const token = tokenIn(ctx.mail[0]!.text, 'reset')!;
     ctx.clock.advance(60 * 60_000 + 1);
-    const late = await ctx.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, password: 'new-pass-1' } });
+    const late = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: 'new-pass-1' },
+    });
     expect(late.statusCode).toBe(400);
     const bogus = await ctx.app.inject({
       method: 'POST',
@@ -109,7 +131,11 @@ describe.each(dbKinds)('password reset and email verification with SMTP on %s', 
     const mail = ctx.mail.find((m) => m.to === payload.email)!;
     const token = tokenIn(mail.text, 'verify')!;
     expect(mail.text).toContain(`${ctx.env.publicUrl}/auth?verify=`);
-    const verify = await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+    const verify = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token },
+    });
     expect(verify.statusCode).toBe(204);
     const session = await ctx.app.inject({
       method: 'GET',
@@ -117,7 +143,11 @@ describe.each(dbKinds)('password reset and email verification with SMTP on %s', 
       headers: { authorization: `Bearer ${res.json().access_token}` },
     });
     expect(session.json().email_verified).toBe(true);
-    const twice = await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+    const twice = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token },
+    });
     expect(twice.statusCode).toBe(400);
   });
 });

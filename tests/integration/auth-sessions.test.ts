@@ -6,7 +6,10 @@ import { useTestApp } from '../helpers/test-app.ts';
 import { cookieOf, signUp } from './auth-helpers.ts';
 
 // Rows through the query builder's raw SQL; count(*) is cast so both drivers return numbers.
-async function rows<T>(ctx: ReturnType<typeof useTestApp>, query: ReturnType<typeof sql>): Promise<T[]> {
+async function rows<T>(
+  ctx: ReturnType<typeof useTestApp>,
+  query: ReturnType<typeof sql>,
+): Promise<T[]> {
   const result = (await ctx.db.database.db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
@@ -18,7 +21,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
     it('answers GET /session with the cookie and with a Bearer token, 401 without', async () => {
       const { res } = await signUp(ctx.app, { display_name: 'Session User' });
       const { access_token, expires_at, user } = res.json();
-      const byCookie = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      const byCookie = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        cookies: { canto_access: access_token },
+      });
       expect(byCookie.statusCode).toBe(200);
       expect(byCookie.json()).toEqual({ user, aal: 'aal1', next_aal: 'aal1', expires_at });
       const byBearer = await ctx.app.inject({
@@ -27,7 +34,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         headers: { authorization: `Bearer ${access_token}` },
       });
       expect(byBearer.json()).toEqual(byCookie.json());
-      const user2 = await ctx.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${access_token}` } });
+      const user2 = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/user',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
       expect(user2.json()).toEqual(user);
       const none = await ctx.app.inject({ method: 'GET', url: '/api/auth/session' });
       expect(none.statusCode).toBe(401);
@@ -45,7 +56,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       await ctx.db.database.db.execute(
         sql`update user_roles set role = 'artist' where user_id = ${user.id} and role = 'pending_artist'`,
       );
-      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      const session = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        cookies: { canto_access: access_token },
+      });
       expect(session.json().user.roles).toEqual(['artist']);
     });
 
@@ -55,7 +70,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       await ctx.db.database.db.execute(
         sql`insert into mfa_factors (user_id, factor_type, status, friendly_name) values (${user.id}, 'totp', 'verified', 'phone')`,
       );
-      const session = await ctx.app.inject({ method: 'GET', url: '/api/auth/session', cookies: { canto_access: access_token } });
+      const session = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        cookies: { canto_access: access_token },
+      });
       expect(session.json()).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
     });
 
@@ -64,9 +83,13 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       const { access_token } = res.json();
       const headers = { authorization: `Bearer ${access_token}` };
       ctx.clock.advance(14 * 60_000);
-      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(200);
+      expect(
+        (await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode,
+      ).toBe(200);
       ctx.clock.advance(60_000);
-      expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode).toBe(401);
+      expect(
+        (await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode,
+      ).toBe(401);
     });
   });
 
@@ -88,7 +111,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         headers: { authorization: `Bearer ${access_token}` },
       });
       expect(session.statusCode).toBe(401);
-      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+      const refresh = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token },
+      });
       expect(refresh.statusCode).toBe(401);
       const revoked = await rows<{ revoked_reason: string }>(
         ctx,
@@ -107,7 +134,11 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         cookies: { canto_access: access_token, canto_refresh: refresh_token },
       });
       expect(out.statusCode).toBe(204);
-      const refresh = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: refresh_token } });
+      const refresh = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        cookies: { canto_refresh: refresh_token },
+      });
       expect(refresh.statusCode).toBe(401);
     });
 
@@ -139,27 +170,47 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         sql`select count(distinct session_id)::int as n from refresh_tokens rt join sessions s on s.id = rt.session_id where s.user_id = ${first.user.id}`,
       );
       expect(sids[0]!.n).toBe(1);
-      const third = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: second.refresh_token } });
+      const third = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: second.refresh_token },
+      });
       expect(third.statusCode).toBe(200);
     });
 
     it('accepts a refresh with no body at all (API clients)', async () => {
       const { res } = await signUp(ctx.app);
-      const r = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { canto_refresh: res.json().refresh_token } });
+      const r = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        cookies: { canto_refresh: res.json().refresh_token },
+      });
       expect(r.statusCode).toBe(200);
     });
 
     it('treats a second use of a token as reuse: 401 and the whole family dies', async () => {
       const { res } = await signUp(ctx.app);
       const old = res.json().refresh_token;
-      const rotated = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      const rotated = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: old },
+      });
       const fresh = rotated.json();
-      const reuse = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: old } });
+      const reuse = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: old },
+      });
       expect(reuse.statusCode).toBe(401);
       expect(reuse.json().error.code).toBe('auth_refresh_reused');
       // A dead refresh token is dropped from the browser with the answer.
       expect(cookieOf(reuse, 'canto_refresh')).toMatchObject({ value: '', path: '/api/auth' });
-      const next = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: fresh.refresh_token } });
+      const next = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: fresh.refresh_token },
+      });
       expect(next.statusCode).toBe(401);
       expect(next.json().error.code).toBe('auth_session_expired');
       const access = await ctx.app.inject({
@@ -171,13 +222,21 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
     });
 
     it('refuses an unknown token, no token, and a session idle for 30 days', async () => {
-      const unknown = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'nope' } });
+      const unknown = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: 'nope' },
+      });
       expect(unknown.statusCode).toBe(401);
       const none = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: {} });
       expect(none.statusCode).toBe(401);
       const { res } = await signUp(ctx.app);
       ctx.clock.advance(30 * 24 * 3600_000 + 1000);
-      const stale = await ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: res.json().refresh_token } });
+      const stale = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: res.json().refresh_token },
+      });
       expect(stale.statusCode).toBe(401);
       expect(stale.json().error.code).toBe('auth_session_expired');
     });

@@ -27,7 +27,9 @@ describe('password reset through a real SMTP server', () => {
           const raw = Buffer.concat(chunks)
             .toString('utf8')
             .replace(/=\r?\n/g, '')
-            .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+            .replace(/=([0-9A-F]{2})/g, (_m, hex: string) =>
+              String.fromCharCode(parseInt(hex, 16)),
+            );
           received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
           callback();
         });
@@ -38,8 +40,19 @@ describe('password reset through a real SMTP server', () => {
     const smtpUrl = `smtp://127.0.0.1:${port}`;
     db = await createTestDatabase('pglite');
     const env = testEnv({ SMTP_URL: smtpUrl }, db.dataDir);
-    const log = { info() {}, error: (...a: unknown[]) => console.error("MAILERR", ...a), warn() {}, debug() {} } as never;
-    app = await buildApp({ env, database: db.database, clock: new TestClock(), logger: false, mailer: createMailer(smtpUrl, log) });
+    const log = {
+      info() {},
+      error: (...a: unknown[]) => console.error('MAILERR', ...a),
+      warn() {},
+      debug() {},
+    } as never;
+    app = await buildApp({
+      env,
+      database: db.database,
+      clock: new TestClock(),
+      logger: false,
+      mailer: createMailer(smtpUrl, log),
+    });
     await app.ready();
   });
 
@@ -55,20 +68,31 @@ describe('password reset through a real SMTP server', () => {
       if (found) return found;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`no mail to ${address} containing ${marker}: ${JSON.stringify(received).slice(0, 3000)}`);
+    throw new Error(
+      `no mail to ${address} containing ${marker}: ${JSON.stringify(received).slice(0, 3000)}`,
+    );
   }
 
   it('delivers the verification and reset mails, and the reset link works', async () => {
     const { payload } = await signUp(app);
     await mailTo(payload.email, 'auth?verify=');
 
-    const res = await app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email: payload.email }, remoteAddress: freshIp() });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/recover',
+      payload: { email: payload.email },
+      remoteAddress: freshIp(),
+    });
     expect(res.statusCode).toBe(200);
     const mail = await mailTo(payload.email, 'auth?reset=');
     expect(mail.raw).toMatch(/Subject: Reset your Canto password/);
     const token = decodeURIComponent(mail.raw.match(/auth\?reset=([A-Za-z0-9_%-]+)/)![1]!);
 
-    const reset = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token, password: 'via-smtp-pass' } });
+    const reset = await app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: 'via-smtp-pass' },
+    });
     expect(reset.statusCode).toBe(204);
     const signIn = await app.inject({
       method: 'POST',

@@ -5,7 +5,10 @@ import { useTestApp } from '../helpers/test-app.ts';
 import { cookieOf, freshIp, signUp, uniqueEmail } from './auth-helpers.ts';
 
 // Rows through the query builder's raw SQL; count(*) is cast so both drivers return numbers.
-async function rows<T>(ctx: ReturnType<typeof useTestApp>, query: ReturnType<typeof sql>): Promise<T[]> {
+async function rows<T>(
+  ctx: ReturnType<typeof useTestApp>,
+  query: ReturnType<typeof sql>,
+): Promise<T[]> {
   const result = (await ctx.db.database.db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
@@ -15,13 +18,21 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
 
   describe('sign-up', () => {
     it('creates the account, answers 201 with an AuthSession and sets httpOnly cookies', async () => {
-      const { res, payload } = await signUp(ctx.app, { email: '  New.Fan@Example.COM ', display_name: '  New Fan  ' });
+      const { res, payload } = await signUp(ctx.app, {
+        email: '  New.Fan@Example.COM ',
+        display_name: '  New Fan  ',
+      });
       expect(res.statusCode).toBe(201);
       const body = res.json();
       expect(body).toMatchObject({
         aal: 'aal1',
         next_aal: 'aal1',
-        user: { email: 'new.fan@example.com', display_name: 'New Fan', email_verified: false, roles: [] },
+        user: {
+          email: 'new.fan@example.com',
+          display_name: 'New Fan',
+          email_verified: false,
+          roles: [],
+        },
       });
       expect(payload.email).not.toBe(body.user.email);
       expect(body.access_token.split('.')).toHaveLength(3);
@@ -31,8 +42,19 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
 
       const access = cookieOf(res, 'canto_access')!;
       const refresh = cookieOf(res, 'canto_refresh')!;
-      expect(access).toMatchObject({ value: body.access_token, path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 900 });
-      expect(refresh).toMatchObject({ value: body.refresh_token, path: '/api/auth', httpOnly: true, sameSite: 'Lax' });
+      expect(access).toMatchObject({
+        value: body.access_token,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax',
+        maxAge: 900,
+      });
+      expect(refresh).toMatchObject({
+        value: body.refresh_token,
+        path: '/api/auth',
+        httpOnly: true,
+        sameSite: 'Lax',
+      });
       expect(refresh.maxAge).toBe(30 * 24 * 3600);
       expect(access.secure).toBeFalsy();
     });
@@ -40,7 +62,10 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
     it('stores a hash of the password and of the refresh token, never the values', async () => {
       const { res, payload } = await signUp(ctx.app, { password: 'plain-text-password' });
       const { user, refresh_token } = res.json();
-      const [u] = await rows<{ password_hash: string }>(ctx, sql`select password_hash from users where id = ${user.id}`);
+      const [u] = await rows<{ password_hash: string }>(
+        ctx,
+        sql`select password_hash from users where id = ${user.id}`,
+      );
       expect(u!.password_hash).toMatch(/^\$argon2id\$/);
       expect(u!.password_hash).not.toContain(payload.password);
       const tokens = await rows<{ token_hash: string }>(
@@ -78,7 +103,10 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'validation_failed', message });
       expect(res.cookies).toHaveLength(0);
-      const found = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from users where email = ${email}`);
+      const found = await rows<{ n: number }>(
+        ctx,
+        sql`select count(*)::int as n from users where email = ${email}`,
+      );
       expect(found[0]!.n).toBe(0);
     });
 
@@ -86,9 +114,16 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
       const email = uniqueEmail('dup');
       const first = await signUp(ctx.app, { email, display_name: 'First' });
       expect(first.res.statusCode).toBe(201);
-      const again = await signUp(ctx.app, { email: email.toUpperCase(), display_name: 'Second', is_artist: true });
+      const again = await signUp(ctx.app, {
+        email: email.toUpperCase(),
+        display_name: 'Second',
+        is_artist: true,
+      });
       expect(again.res.statusCode).toBe(409);
-      expect(again.res.json().error).toMatchObject({ code: 'duplicate', message: 'User already registered' });
+      expect(again.res.json().error).toMatchObject({
+        code: 'duplicate',
+        message: 'User already registered',
+      });
       const profiles = await rows<{ display_name: string }>(
         ctx,
         sql`select p.display_name from profiles p join users u on u.id = p.user_id where u.email = ${email}`,
@@ -116,7 +151,10 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
       expect(body.user.id).toBe(up.json().user.id);
       expect(body.refresh_token).not.toBe(up.json().refresh_token);
       expect(cookieOf(res, 'canto_access')?.value).toBe(body.access_token);
-      const sessions = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from sessions where user_id = ${body.user.id}`);
+      const sessions = await rows<{ n: number }>(
+        ctx,
+        sql`select count(*)::int as n from sessions where user_id = ${body.user.id}`,
+      );
       expect(sessions[0]!.n).toBe(2);
     });
 
@@ -138,13 +176,23 @@ describe.each(dbKinds)('auth: sign-up and sign-in on %s', (kind) => {
       expect(wrong.statusCode).toBe(400);
       expect(unknown.statusCode).toBe(400);
       expect(wrong.body).toBe(unknown.body);
-      expect(wrong.json().error).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials' });
+      expect(wrong.json().error).toEqual({
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      });
       expect(wrong.cookies).toHaveLength(0);
     });
 
     it('applies the spec §5 sign-in messages', async () => {
-      const bad = await ctx.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email: 'x', password: '1' } });
-      expect(bad.json().error).toMatchObject({ code: 'validation_failed', message: 'Invalid email address' });
+      const bad = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: 'x', password: '1' },
+      });
+      expect(bad.json().error).toMatchObject({
+        code: 'validation_failed',
+        message: 'Invalid email address',
+      });
       const short = await ctx.app.inject({
         method: 'POST',
         url: '/api/auth/sign-in',

@@ -3,7 +3,11 @@ import { generate } from 'otplib';
 import { eq } from 'drizzle-orm';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
-import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/soft-authenticator.ts';
+import {
+  SoftAuthenticator,
+  type CreationOptions,
+  type RequestOptions,
+} from '../helpers/soft-authenticator.ts';
 import { mfaFactors } from '../../src/server/db/schema/index.ts';
 
 const PASSWORD = 'listen-pass-1';
@@ -12,7 +16,12 @@ let seq = 0;
 type User = { email: string; token: string; address: string };
 
 function client(ctx: TestContext) {
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token?: string, payload?: unknown) =>
+  const call = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    token?: string,
+    payload?: unknown,
+  ) =>
     ctx.app.inject({
       method,
       url,
@@ -54,23 +63,36 @@ function client(ctx: TestContext) {
     async factors(token: string) {
       const res = await call('GET', '/api/auth/factors', token);
       expect(res.statusCode, res.body).toBe(200);
-      return res.json() as { id: string; factor_type: string; status: string; friendly_name: string | null }[];
+      return res.json() as {
+        id: string;
+        factor_type: string;
+        status: string;
+        friendly_name: string | null;
+      }[];
     },
     async enrolTotp(token: string, friendly_name?: string) {
-      const res = await call('POST', '/api/auth/factors', token, { factor_type: 'totp', friendly_name });
+      const res = await call('POST', '/api/auth/factors', token, {
+        factor_type: 'totp',
+        friendly_name,
+      });
       expect(res.statusCode, res.body).toBe(201);
       return res.json() as { id: string; type: string; totp: { secret: string; uri: string } };
     },
     async challenge(token: string, factorId: string) {
       const res = await call('POST', `/api/auth/factors/${factorId}/challenge`, token, {});
       expect(res.statusCode, res.body).toBe(201);
-      return res.json() as { id: string; expires_at: number; webauthn?: { kind: string; options: any } };
+      return res.json() as {
+        id: string;
+        expires_at: number;
+        webauthn?: { kind: string; options: any };
+      };
     },
     verify(token: string, factorId: string, body: object) {
       return call('POST', `/api/auth/factors/${factorId}/verify`, token, body);
     },
     /** A TOTP code at the test clock's time. */
-    code: (secret: string, offsetS = 0) => generate({ secret, epoch: Math.floor(ctx.clock.now().getTime() / 1000) + offsetS }),
+    code: (secret: string, offsetS = 0) =>
+      generate({ secret, epoch: Math.floor(ctx.clock.now().getTime() / 1000) + offsetS }),
   };
 }
 
@@ -88,7 +110,10 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const user = await api.signUp();
     const factor = await api.enrolTotp(user.token);
     const ch = await api.challenge(user.token, factor.id);
-    const res = await api.verify(user.token, factor.id, { challenge_id: ch.id, code: await api.code(factor.totp.secret) });
+    const res = await api.verify(user.token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(res.statusCode, res.body).toBe(200);
     nextStep(ctx);
     return { user, factor, aal2Token: res.json().access_token as string };
@@ -97,9 +122,15 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
   it('refuses the phone factor: no SMS provider is configured', async () => {
     const api = client(ctx);
     const user = await api.signUp();
-    const res = await api.call('POST', '/api/auth/factors', user.token, { factor_type: 'phone', phone: '+15555550100' });
+    const res = await api.call('POST', '/api/auth/factors', user.token, {
+      factor_type: 'phone',
+      phone: '+15555550100',
+    });
     expect(res.statusCode).toBe(501);
-    expect(res.json().error).toMatchObject({ code: 'not_configured', message: 'SMS provider not configured' });
+    expect(res.json().error).toMatchObject({
+      code: 'not_configured',
+      message: 'SMS provider not configured',
+    });
     expect(await api.factors(user.token)).toEqual([]);
   });
 
@@ -110,16 +141,26 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     expect(factor.type).toBe('totp');
     expect(factor.totp.secret).toMatch(/^[A-Z2-7]{32}$/);
     const uri = new URL(factor.totp.uri);
-    expect(decodeURIComponent(factor.totp.uri)).toMatch(new RegExp(`^otpauth://totp/Canto:${user.email}\\?`));
+    expect(decodeURIComponent(factor.totp.uri)).toMatch(
+      new RegExp(`^otpauth://totp/Canto:${user.email}\\?`),
+    );
     expect(uri.searchParams.get('issuer')).toBe('Canto');
     expect(uri.searchParams.get('secret')).toBe(factor.totp.secret);
 
-    const [row] = await ctx.db.database.db.select().from(mfaFactors).where(eq(mfaFactors.id, factor.id));
+    const [row] = await ctx.db.database.db
+      .select()
+      .from(mfaFactors)
+      .where(eq(mfaFactors.id, factor.id));
     expect(row?.secretEncrypted).toBeTruthy();
     expect(row?.secretEncrypted).not.toContain(factor.totp.secret);
 
     expect(await api.factors(user.token)).toEqual([
-      expect.objectContaining({ id: factor.id, factor_type: 'totp', friendly_name: 'Phone app', status: 'unverified' }),
+      expect.objectContaining({
+        id: factor.id,
+        factor_type: 'totp',
+        friendly_name: 'Phone app',
+        status: 'unverified',
+      }),
     ]);
     // An unverified factor does not raise what the session could reach.
     expect(await api.session(user.token)).toMatchObject({ aal: 'aal1', next_aal: 'aal1' });
@@ -128,9 +169,14 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
   it('uses the requested issuer in the otpauth URI', async () => {
     const api = client(ctx);
     const user = await api.signUp();
-    const res = await api.call('POST', '/api/auth/factors', user.token, { factor_type: 'totp', issuer: 'My Canto' });
+    const res = await api.call('POST', '/api/auth/factors', user.token, {
+      factor_type: 'totp',
+      issuer: 'My Canto',
+    });
     expect(res.statusCode).toBe(201);
-    expect(decodeURIComponent(res.json().totp.uri)).toMatch(new RegExp(`^otpauth://totp/My Canto:${user.email}\\?`));
+    expect(decodeURIComponent(res.json().totp.uri)).toMatch(
+      new RegExp(`^otpauth://totp/My Canto:${user.email}\\?`),
+    );
   });
 
   it('a wrong code is 422 auth_mfa_invalid and changes nothing', async () => {
@@ -157,12 +203,18 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const factor = await api.enrolTotp(user.token);
     const ch = await api.challenge(user.token, factor.id);
     expect(ch.expires_at).toBe(Math.floor(ctx.clock.now().getTime() / 1000) + 300);
-    const res = await api.verify(user.token, factor.id, { challenge_id: ch.id, code: await api.code(factor.totp.secret) });
+    const res = await api.verify(user.token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const session = res.json();
     expect(session).toMatchObject({ aal: 'aal2', next_aal: 'aal2', user: { email: user.email } });
     expect(String(res.headers['set-cookie'])).toContain('canto_access=');
-    expect(await api.session(session.access_token)).toMatchObject({ aal: 'aal2', next_aal: 'aal2' });
+    expect(await api.session(session.access_token)).toMatchObject({
+      aal: 'aal2',
+      next_aal: 'aal2',
+    });
     expect((await api.factors(session.access_token))[0]?.status).toBe('verified');
     nextStep(ctx);
   });
@@ -173,7 +225,10 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const again = await api.signIn(user);
     expect(again).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
     const ch = await api.challenge(again.access_token, factor.id);
-    const res = await api.verify(again.access_token, factor.id, { challenge_id: ch.id, code: await api.code(factor.totp.secret) });
+    const res = await api.verify(again.access_token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().aal).toBe('aal2');
     nextStep(ctx);
@@ -185,10 +240,16 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const session = await api.signIn(user);
     const code = await api.code(factor.totp.secret);
     const first = await api.challenge(session.access_token, factor.id);
-    expect((await api.verify(session.access_token, factor.id, { challenge_id: first.id, code })).statusCode).toBe(200);
+    expect(
+      (await api.verify(session.access_token, factor.id, { challenge_id: first.id, code }))
+        .statusCode,
+    ).toBe(200);
 
     // The same challenge again.
-    const usedChallenge = await api.verify(session.access_token, factor.id, { challenge_id: first.id, code });
+    const usedChallenge = await api.verify(session.access_token, factor.id, {
+      challenge_id: first.id,
+      code,
+    });
     expect(usedChallenge.statusCode).toBe(422);
     expect(usedChallenge.json().error.message).toBe('Challenge has already been used');
 
@@ -196,14 +257,22 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const other = await api.signIn(user);
     const second = await api.challenge(other.access_token, factor.id);
     ctx.clock.advance(5_000);
-    const replay = await api.verify(other.access_token, factor.id, { challenge_id: second.id, code });
+    const replay = await api.verify(other.access_token, factor.id, {
+      challenge_id: second.id,
+      code,
+    });
     expect(replay.statusCode).toBe(422);
-    expect(replay.json()).toMatchObject({ error: { code: 'auth_mfa_invalid', message: 'This code has already been used' } });
+    expect(replay.json()).toMatchObject({
+      error: { code: 'auth_mfa_invalid', message: 'This code has already been used' },
+    });
     expect(await api.session(other.access_token)).toMatchObject({ aal: 'aal1' });
 
     // The next step's code is accepted.
     nextStep(ctx);
-    const fresh = await api.verify(other.access_token, factor.id, { challenge_id: second.id, code: await api.code(factor.totp.secret) });
+    const fresh = await api.verify(other.access_token, factor.id, {
+      challenge_id: second.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(fresh.statusCode, fresh.body).toBe(200);
     nextStep(ctx);
   });
@@ -214,9 +283,14 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const factor = await api.enrolTotp(user.token);
     const ch = await api.challenge(user.token, factor.id);
     ctx.clock.advance(5 * 60_000);
-    const res = await api.verify(user.token, factor.id, { challenge_id: ch.id, code: await api.code(factor.totp.secret) });
+    const res = await api.verify(user.token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ error: { code: 'auth_mfa_invalid', message: 'Challenge has expired' } });
+    expect(res.json()).toMatchObject({
+      error: { code: 'auth_mfa_invalid', message: 'Challenge has expired' },
+    });
     expect((await api.factors(user.token))[0]?.status).toBe('unverified');
     nextStep(ctx);
   });
@@ -230,7 +304,12 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const code = await api.code(factor.totp.secret);
 
     expect(await api.factors(intruder.token)).toEqual([]);
-    const challenge = await api.call('POST', `/api/auth/factors/${factor.id}/challenge`, intruder.token, {});
+    const challenge = await api.call(
+      'POST',
+      `/api/auth/factors/${factor.id}/challenge`,
+      intruder.token,
+      {},
+    );
     expect(challenge.statusCode).toBe(404);
     const verify = await api.verify(intruder.token, factor.id, { challenge_id: ch.id, code });
     expect(verify.statusCode).toBe(404);
@@ -239,7 +318,10 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     expect(await api.factors(owner.token)).toHaveLength(1);
     // And a challenge of another factor does not answer for this one.
     const mine = await api.enrolTotp(intruder.token);
-    const cross = await api.verify(intruder.token, mine.id, { challenge_id: ch.id, code: await api.code(mine.totp.secret) });
+    const cross = await api.verify(intruder.token, mine.id, {
+      challenge_id: ch.id,
+      code: await api.code(mine.totp.secret),
+    });
     expect(cross.statusCode).toBe(422);
   });
 
@@ -247,13 +329,19 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const api = client(ctx);
     const { user, aal2Token } = await enrolled(api);
     const aal1 = await api.signIn(user);
-    const res = await api.call('POST', '/api/auth/factors', aal1.access_token, { factor_type: 'totp' });
+    const res = await api.call('POST', '/api/auth/factors', aal1.access_token, {
+      factor_type: 'totp',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('auth_mfa_required');
-    const passkey = await api.call('POST', '/api/auth/factors', aal1.access_token, { factor_type: 'webauthn' });
+    const passkey = await api.call('POST', '/api/auth/factors', aal1.access_token, {
+      factor_type: 'webauthn',
+    });
     expect(passkey.statusCode).toBe(403);
     // From aal2 it may.
-    expect((await api.call('POST', '/api/auth/factors', aal2Token, { factor_type: 'totp' })).statusCode).toBe(201);
+    expect(
+      (await api.call('POST', '/api/auth/factors', aal2Token, { factor_type: 'totp' })).statusCode,
+    ).toBe(201);
   });
 
   it('an unverified factor created before another was verified cannot be completed from aal1', async () => {
@@ -262,10 +350,20 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const spare = await api.enrolTotp(user.token, 'Spare');
     const main = await api.enrolTotp(user.token, 'Main');
     const ch = await api.challenge(user.token, main.id);
-    expect((await api.verify(user.token, main.id, { challenge_id: ch.id, code: await api.code(main.totp.secret) })).statusCode).toBe(200);
+    expect(
+      (
+        await api.verify(user.token, main.id, {
+          challenge_id: ch.id,
+          code: await api.code(main.totp.secret),
+        })
+      ).statusCode,
+    ).toBe(200);
     const aal1 = await api.signIn(user);
     const spareCh = await api.challenge(aal1.access_token, spare.id);
-    const res = await api.verify(aal1.access_token, spare.id, { challenge_id: spareCh.id, code: await api.code(spare.totp.secret) });
+    const res = await api.verify(aal1.access_token, spare.id, {
+      challenge_id: spareCh.id,
+      code: await api.code(spare.totp.secret),
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('auth_mfa_required');
     nextStep(ctx);
@@ -281,12 +379,18 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     expect(refused.json().error.code).toBe('auth_mfa_required');
 
     const draft = await api.enrolTotp(aal2Token, 'Draft');
-    expect((await api.call('DELETE', `/api/auth/factors/${draft.id}`, aal1.access_token)).statusCode).toBe(204);
+    expect(
+      (await api.call('DELETE', `/api/auth/factors/${draft.id}`, aal1.access_token)).statusCode,
+    ).toBe(204);
 
-    expect((await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal2Token)).statusCode).toBe(204);
+    expect((await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal2Token)).statusCode).toBe(
+      204,
+    );
     expect(await api.factors(aal2Token)).toEqual([]);
     expect((await api.signIn(user)).next_aal).toBe('aal1');
-    expect((await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal2Token)).statusCode).toBe(404);
+    expect((await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal2Token)).statusCode).toBe(
+      404,
+    );
   });
 
   it('after five wrong codes in five minutes, verification is refused with 429 until the window ends', async () => {
@@ -295,17 +399,26 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const factor = await api.enrolTotp(user.token);
     const ch = await api.challenge(user.token, factor.id);
     for (let i = 0; i < 5; i++) {
-      const res = await api.verify(user.token, factor.id, { challenge_id: ch.id, code: '000000' === (await api.code(factor.totp.secret)) ? '111111' : '000000' });
+      const res = await api.verify(user.token, factor.id, {
+        challenge_id: ch.id,
+        code: '000000' === (await api.code(factor.totp.secret)) ? '111111' : '000000',
+      });
       expect(res.statusCode).toBe(422);
     }
-    const blocked = await api.verify(user.token, factor.id, { challenge_id: ch.id, code: await api.code(factor.totp.secret) });
+    const blocked = await api.verify(user.token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error.code).toBe('rate_limited');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
     ctx.clock.advance(5 * 60_000);
     const fresh = await api.challenge(user.token, factor.id);
-    const ok = await api.verify(user.token, factor.id, { challenge_id: fresh.id, code: await api.code(factor.totp.secret) });
+    const ok = await api.verify(user.token, factor.id, {
+      challenge_id: fresh.id,
+      code: await api.code(factor.totp.secret),
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     nextStep(ctx);
   });
@@ -316,7 +429,11 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     const factor = await api.enrolTotp(user.token);
     const ch = await api.challenge(user.token, factor.id);
     expect((await api.verify(user.token, factor.id, { challenge_id: ch.id })).statusCode).toBe(400);
-    const both = { challenge_id: ch.id, code: '123456', credential: { id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'e30' } } };
+    const both = {
+      challenge_id: ch.id,
+      code: '123456',
+      credential: { id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'e30' } },
+    };
     expect((await api.verify(user.token, factor.id, both)).statusCode).toBe(400);
   });
 
@@ -326,14 +443,23 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       const user = await api.signUp();
       const authenticator = new SoftAuthenticator(new URL(ctx.env.publicUrl).origin);
 
-      const res = await api.call('POST', '/api/auth/factors', user.token, { factor_type: 'webauthn', friendly_name: 'Laptop' });
+      const res = await api.call('POST', '/api/auth/factors', user.token, {
+        factor_type: 'webauthn',
+        friendly_name: 'Laptop',
+      });
       expect(res.statusCode, res.body).toBe(201);
       const enrolment = res.json();
       expect(enrolment.webauthn.webauthn.kind).toBe('registration');
-      const options = enrolment.webauthn.webauthn.options as CreationOptions & { user: { name: string }; [k: string]: any };
+      const options = enrolment.webauthn.webauthn.options as CreationOptions & {
+        user: { name: string };
+        [k: string]: any;
+      };
       expect(options.rp).toEqual({ id: new URL(ctx.env.publicUrl).hostname, name: 'Canto' });
       expect(options.user.name).toBe(user.email);
-      expect(options.authenticatorSelection).toMatchObject({ residentKey: 'preferred', userVerification: 'preferred' });
+      expect(options.authenticatorSelection).toMatchObject({
+        residentKey: 'preferred',
+        userVerification: 'preferred',
+      });
 
       const registered = await api.verify(user.token, enrolment.id, {
         challenge_id: enrolment.webauthn.id,
@@ -341,30 +467,55 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       });
       expect(registered.statusCode, registered.body).toBe(200);
       expect(registered.json().aal).toBe('aal2');
-      const [row] = await ctx.db.database.db.select().from(mfaFactors).where(eq(mfaFactors.id, enrolment.id));
-      expect(row).toMatchObject({ status: 'verified', credentialId: authenticator.id, signCount: 0, transports: 'internal' });
+      const [row] = await ctx.db.database.db
+        .select()
+        .from(mfaFactors)
+        .where(eq(mfaFactors.id, enrolment.id));
+      expect(row).toMatchObject({
+        status: 'verified',
+        credentialId: authenticator.id,
+        signCount: 0,
+        transports: 'internal',
+      });
 
       const aal1 = await api.signIn(user);
       expect(aal1).toMatchObject({ aal: 'aal1', next_aal: 'aal2' });
       const ch = await api.challenge(aal1.access_token, enrolment.id);
       expect(ch.webauthn?.kind).toBe('authentication');
-      const request = ch.webauthn!.options as RequestOptions & { allowCredentials: { id: string }[] };
+      const request = ch.webauthn!.options as RequestOptions & {
+        allowCredentials: { id: string }[];
+      };
       expect(request.allowCredentials.map((c) => c.id)).toEqual([authenticator.id]);
       const assertion = authenticator.authenticate(request);
-      const verified = await api.verify(aal1.access_token, enrolment.id, { challenge_id: ch.id, credential: assertion });
+      const verified = await api.verify(aal1.access_token, enrolment.id, {
+        challenge_id: ch.id,
+        credential: assertion,
+      });
       expect(verified.statusCode, verified.body).toBe(200);
       expect(await api.session(verified.json().access_token)).toMatchObject({ aal: 'aal2' });
-      const [after] = await ctx.db.database.db.select().from(mfaFactors).where(eq(mfaFactors.id, enrolment.id));
+      const [after] = await ctx.db.database.db
+        .select()
+        .from(mfaFactors)
+        .where(eq(mfaFactors.id, enrolment.id));
       expect(after?.signCount).toBe(1);
 
       // A captured assertion does not answer a new challenge.
       const next = await api.signIn(user);
       const ch2 = await api.challenge(next.access_token, enrolment.id);
-      const replay = await api.verify(next.access_token, enrolment.id, { challenge_id: ch2.id, credential: assertion });
+      const replay = await api.verify(next.access_token, enrolment.id, {
+        challenge_id: ch2.id,
+        credential: assertion,
+      });
       expect(replay.statusCode).toBe(422);
       // Nor does an assertion made for another origin (a phishing page).
-      const phished = authenticator.authenticate(ch2.webauthn!.options, 'https://canto.example.net');
-      const wrongOrigin = await api.verify(next.access_token, enrolment.id, { challenge_id: ch2.id, credential: phished });
+      const phished = authenticator.authenticate(
+        ch2.webauthn!.options,
+        'https://canto.example.net',
+      );
+      const wrongOrigin = await api.verify(next.access_token, enrolment.id, {
+        challenge_id: ch2.id,
+        credential: phished,
+      });
       expect(wrongOrigin.statusCode).toBe(422);
       expect(await api.session(next.access_token)).toMatchObject({ aal: 'aal1' });
     });
@@ -373,7 +524,9 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       const api = client(ctx);
       const user = await api.signUp();
       const origin = new URL(ctx.env.publicUrl).origin;
-      const res = await api.call('POST', '/api/auth/factors', user.token, { factor_type: 'webauthn' });
+      const res = await api.call('POST', '/api/auth/factors', user.token, {
+        factor_type: 'webauthn',
+      });
       const enrolment = res.json();
       const options = enrolment.webauthn.webauthn.options;
       const bad = await api.verify(user.token, enrolment.id, {
@@ -384,14 +537,27 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       expect((await api.factors(user.token))[0]?.status).toBe('unverified');
 
       const good = new SoftAuthenticator(origin);
-      expect((await api.verify(user.token, enrolment.id, { challenge_id: enrolment.webauthn.id, credential: good.register(options) })).statusCode).toBe(200);
+      expect(
+        (
+          await api.verify(user.token, enrolment.id, {
+            challenge_id: enrolment.webauthn.id,
+            credential: good.register(options),
+          })
+        ).statusCode,
+      ).toBe(200);
       const aal1 = await api.signIn(user);
       const ch = await api.challenge(aal1.access_token, enrolment.id);
       const stranger = new SoftAuthenticator(origin);
-      const wrongKey = await api.verify(aal1.access_token, enrolment.id, { challenge_id: ch.id, credential: stranger.authenticate(ch.webauthn!.options) });
+      const wrongKey = await api.verify(aal1.access_token, enrolment.id, {
+        challenge_id: ch.id,
+        credential: stranger.authenticate(ch.webauthn!.options),
+      });
       expect(wrongKey.statusCode).toBe(422);
       // A TOTP code is no answer for a passkey.
-      const code = await api.verify(aal1.access_token, enrolment.id, { challenge_id: ch.id, code: '123456' });
+      const code = await api.verify(aal1.access_token, enrolment.id, {
+        challenge_id: ch.id,
+        code: '123456',
+      });
       expect(code.statusCode).toBe(422);
     });
   });

@@ -30,7 +30,10 @@ async function freePort(): Promise<number> {
 const running = new Set<ChildProcess>();
 
 async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(tsx, [main], { env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'pipe' });
+  const child = spawn(tsx, [main], {
+    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: 'pipe',
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   // Generous: a first PGlite open is seconds alone, more on a loaded 2-core machine.
@@ -51,7 +54,9 @@ async function start(port: number): Promise<ChildProcess> {
 
 async function stop(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   child.kill('SIGTERM');
   return exited;
 }
@@ -67,7 +72,11 @@ describe('the server process', () => {
     ['DATABASE_URL', 'mysql://nope'],
     ['LOG_LEVEL', 'chatty'],
   ])('stops with one clear line naming %s when its value is bad', (name, value) => {
-    const r = spawnSync(tsx, [main], { env: { ...baseEnv, [name]: value }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(tsx, [main], {
+      env: { ...baseEnv, [name]: value },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     const lines = r.stderr.split('\n').filter((l) => l.trim() && !l.includes('nodedir'));
     expect(lines).toHaveLength(1);

@@ -47,7 +47,11 @@ describe.each(dbKinds)('system routes on %s', (kind) => {
     expect(guarded.length).toBeGreaterThan(0);
     for (const route of guarded) {
       const url = route.url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
-      const res = await ctx.app.inject({ method: route.method as 'GET', url, payload: route.method === 'GET' ? undefined : {} });
+      const res = await ctx.app.inject({
+        method: route.method as 'GET',
+        url,
+        payload: route.method === 'GET' ? undefined : {},
+      });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
     }
   });

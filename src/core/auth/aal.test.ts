@@ -41,7 +41,9 @@ describe('challenges', () => {
 
   it('is open for five minutes, then expired', () => {
     expect(challengeState({ expiresAt, verifiedAt: null }, created)).toBe('open');
-    expect(challengeState({ expiresAt, verifiedAt: null }, new Date(expiresAt.getTime() - 1))).toBe('open');
+    expect(challengeState({ expiresAt, verifiedAt: null }, new Date(expiresAt.getTime() - 1))).toBe(
+      'open',
+    );
     expect(challengeState({ expiresAt, verifiedAt: null }, expiresAt)).toBe('expired');
   });
 
@@ -56,11 +58,18 @@ describe('verify attempts', () => {
 
   it('allows five attempts in a window and refuses the sixth until the window ends', () => {
     expect(attemptVerdict({ windowStart: start, hits: 5 }, start, limit).allowed).toBe(true);
-    const sixth = attemptVerdict({ windowStart: start, hits: 6 }, new Date(start.getTime() + 60_000), limit);
+    const sixth = attemptVerdict(
+      { windowStart: start, hits: 6 },
+      new Date(start.getTime() + 60_000),
+      limit,
+    );
     expect(sixth).toEqual({ allowed: false, retryAfterS: 240 });
   });
 
   it('never tells a caller to retry in less than a second', () => {
-    expect(attemptVerdict({ windowStart: start, hits: 9 }, new Date(start.getTime() + 299_999), limit).retryAfterS).toBe(1);
+    expect(
+      attemptVerdict({ windowStart: start, hits: 9 }, new Date(start.getTime() + 299_999), limit)
+        .retryAfterS,
+    ).toBe(1);
   });
 });

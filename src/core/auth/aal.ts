@@ -54,5 +54,8 @@ export function attemptVerdict(
   limit: { max: number; windowMs: number } = VERIFY_ATTEMPTS,
 ): { allowed: boolean; retryAfterS: number } {
   const endsAt = window.windowStart.getTime() + limit.windowMs;
-  return { allowed: window.hits <= limit.max, retryAfterS: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) };
+  return {
+    allowed: window.hits <= limit.max,
+    retryAfterS: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+  };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideRefresh, SESSION_IDLE_TTL_MS, sessionExpiryFrom, sessionIsLive } from './refresh-rotation.ts';
+import {
+  decideRefresh,
+  SESSION_IDLE_TTL_MS,
+  sessionExpiryFrom,
+  sessionIsLive,
+} from './refresh-rotation.ts';
 
 /** A hand-moved clock, as the server injects one. */
 function clockAt(iso: string) {

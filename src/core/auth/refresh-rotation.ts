@@ -15,7 +15,11 @@ export type SessionState = { revokedAt: Date | null; expiresAt: Date };
  */
 export type RefreshDecision = 'valid' | 'reused' | 'revoked' | 'expired';
 
-export function decideRefresh(token: RefreshTokenState, session: SessionState, now: Date): RefreshDecision {
+export function decideRefresh(
+  token: RefreshTokenState,
+  session: SessionState,
+  now: Date,
+): RefreshDecision {
   // A family already revoked stays dead whatever token of it is shown.
   if (session.revokedAt) return 'revoked';
   if (session.expiresAt.getTime() <= now.getTime()) return 'expired';

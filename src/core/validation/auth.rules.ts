@@ -8,7 +8,10 @@ export const emailRule = z.string().trim().toLowerCase().pipe(z.email(authMessag
 
 export const signInPasswordRule = z.string().min(authLimits.passwordMin, authMessages.passwordMin);
 
-export const signUpPasswordRule = signInPasswordRule.max(authLimits.passwordMax, authMessages.passwordMax);
+export const signUpPasswordRule = signInPasswordRule.max(
+  authLimits.passwordMax,
+  authMessages.passwordMax,
+);
 
 export const displayNameRule = z
   .string()
@@ -29,5 +32,7 @@ export const signUpRules = z.object({
 /** The first failing message, as the 'Validation Error' toast shows it; null when valid. */
 export function firstError(schema: z.ZodType, value: unknown): string | null {
   const r = schema.safeParse(value);
-  return r.success ? null : (r.error.issues[0]?.message ?? 'Please check your input and try again.');
+  return r.success
+    ? null
+    : (r.error.issues[0]?.message ?? 'Please check your input and try again.');
 }

@@ -5,7 +5,8 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts'
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
 /** Sign-in never says whether the email exists: one message for both failures. */
-export const invalidCredentials = () => new AppError(ErrorCode.invalidCredentials, 'Invalid login credentials');
+export const invalidCredentials = () =>
+  new AppError(ErrorCode.invalidCredentials, 'Invalid login credentials');
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -13,7 +14,12 @@ export function createAccountsService(deps: { users: UsersRepository }) {
   const { users } = deps;
   return {
     /** The account, its profile and, when asked, the pending_artist request, atomically. */
-    async create(input: { email: string; password: string; displayName: string; isArtist?: boolean }) {
+    async create(input: {
+      email: string;
+      password: string;
+      displayName: string;
+      isArtist?: boolean;
+    }) {
       const passwordHash = await hashPassword(input.password);
       const created = await users.create({
         email: normaliseEmail(input.email),

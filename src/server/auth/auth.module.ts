@@ -38,7 +38,12 @@ export type AuthModule = {
   wellKnownRoutes: FastifyPluginAsync;
   /** Account creation for start-up (ADMIN_EMAIL), the admin CLI and demo content. */
   accounts: {
-    create(input: { email: string; password: string; displayName: string; isArtist?: boolean }): Promise<{ userId: string }>;
+    create(input: {
+      email: string;
+      password: string;
+      displayName: string;
+      isArtist?: boolean;
+    }): Promise<{ userId: string }>;
     findByEmail(email: string): Promise<{ userId: string } | null>;
     setPassword(userId: string, password: string): Promise<void>;
   };
@@ -89,7 +94,11 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
     resolvePrincipal: sessions.resolvePrincipal,
     routes: authRoutes({ accounts, sessions, recovery, limiter, cookies, keys }),
     wellKnownRoutes: wellKnownRoutes({ keys }),
-    accounts: { create: accounts.create, findByEmail: accounts.findByEmail, setPassword: accounts.setPassword },
+    accounts: {
+      create: accounts.create,
+      findByEmail: accounts.findByEmail,
+      setPassword: accounts.setPassword,
+    },
     elevate: sessions.elevate,
     setSessionCookies: cookies.set,
     hasVerifiedFactor: users.hasVerifiedFactor,

@@ -41,20 +41,31 @@ export const authRoutes =
     const { accounts, sessions, recovery, limiter, cookies } = deps;
     const meta = (request: { headers: Record<string, unknown> }, ip: string) => ({
       ip,
-      userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+      userAgent:
+        typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
     });
 
     app.post(
       '/sign-up',
       {
         config: { access: 'public' },
-        schema: { tags, summary: 'Create an account and sign in', body: signUpBody, response: { 201: authSession } },
+        schema: {
+          tags,
+          summary: 'Create an account and sign in',
+          body: signUpBody,
+          response: { 201: authSession },
+        },
       },
       async (request, reply) => {
         const ip = clientAddress(request);
         await limiter.hit({ rule: rateRules.signUpPerIp, subject: ip });
         const { email, password, display_name, is_artist } = request.body;
-        const { userId } = await accounts.create({ email, password, displayName: display_name, isArtist: is_artist });
+        const { userId } = await accounts.create({
+          email,
+          password,
+          displayName: display_name,
+          isArtist: is_artist,
+        });
         await recovery.sendVerification(userId, email);
         const session = await sessions.start(userId, meta(request, ip));
         cookies.set(reply, session);
@@ -66,7 +77,12 @@ export const authRoutes =
       '/sign-in',
       {
         config: { access: 'public' },
-        schema: { tags, summary: 'Sign in with email and password', body: signInBody, response: { 200: authSession } },
+        schema: {
+          tags,
+          summary: 'Sign in with email and password',
+          body: signInBody,
+          response: { 200: authSession },
+        },
       },
       async (request, reply) => {
         const ip = clientAddress(request);
@@ -87,11 +103,18 @@ export const authRoutes =
       {
         // Public so an expired access token can still sign out; revokes what it can identify.
         config: { access: 'public', optionalPrincipal: true },
-        schema: { tags, summary: 'Revoke the session and clear cookies', body: signOutBody.nullish() },
+        schema: {
+          tags,
+          summary: 'Revoke the session and clear cookies',
+          body: signOutBody.nullish(),
+        },
       },
       async (request, reply) => {
         const refreshToken = request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE];
-        await sessions.signOut({ principal: request.principal, refreshToken: refreshToken || undefined });
+        await sessions.signOut({
+          principal: request.principal,
+          refreshToken: refreshToken || undefined,
+        });
         cookies.clear(reply);
         return reply.status(204).send();
       },
@@ -149,7 +172,12 @@ export const authRoutes =
       '/recover',
       {
         config: { access: 'public' },
-        schema: { tags, summary: 'Email a password reset link', body: recoverBody, response: { 200: recoverResult } },
+        schema: {
+          tags,
+          summary: 'Email a password reset link',
+          body: recoverBody,
+          response: { 200: recoverResult },
+        },
       },
       async (request) => {
         const ip = clientAddress(request);
@@ -167,7 +195,11 @@ export const authRoutes =
       '/reset-password',
       {
         config: { access: 'public' },
-        schema: { tags, summary: 'Set a new password with a reset link token', body: resetPasswordBody },
+        schema: {
+          tags,
+          summary: 'Set a new password with a reset link token',
+          body: resetPasswordBody,
+        },
       },
       async (request, reply) => {
         await recovery.resetPassword(request.body.token, request.body.password);
@@ -180,7 +212,11 @@ export const authRoutes =
       '/verify-email',
       {
         config: { access: 'public' },
-        schema: { tags, summary: 'Confirm an email address with a verification token', body: verifyEmailBody },
+        schema: {
+          tags,
+          summary: 'Confirm an email address with a verification token',
+          body: verifyEmailBody,
+        },
       },
       async (request, reply) => {
         await recovery.verifyEmail(request.body.token);
@@ -217,4 +253,3 @@ export const wellKnownRoutes =
       },
     );
   };
-

@@ -10,7 +10,11 @@ export function createSessionCookies(publicUrl: string) {
   const base = { httpOnly: true, sameSite: 'lax' as const, secure: publicUrl.startsWith('https:') };
   return {
     set(reply: FastifyReply, session: AuthSession): void {
-      reply.setCookie(ACCESS_COOKIE, session.access_token, { ...base, path: '/', maxAge: ACCESS_TOKEN_TTL_SECONDS });
+      reply.setCookie(ACCESS_COOKIE, session.access_token, {
+        ...base,
+        path: '/',
+        maxAge: ACCESS_TOKEN_TTL_SECONDS,
+      });
       reply.setCookie(REFRESH_COOKIE, session.refresh_token, {
         ...base,
         path: REFRESH_PATH,

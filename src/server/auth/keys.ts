@@ -25,7 +25,11 @@ export type KeyStore = Awaited<ReturnType<typeof createKeyStore>>;
  * ES256 signing keys kept in `signing_keys` (private half sealed with SECRET_KEY) and cached
  * in memory. The first start creates one; all processes sign with the oldest active key.
  */
-export async function createKeyStore(deps: { repo: SigningKeysRepository; box: SecretBox; now: () => Date }) {
+export async function createKeyStore(deps: {
+  repo: SigningKeysRepository;
+  box: SecretBox;
+  now: () => Date;
+}) {
   let keys: LoadedKey[] = [];
   let lastLoad = 0;
 
@@ -74,7 +78,10 @@ export async function createKeyStore(deps: { repo: SigningKeysRepository; box: S
   }
 
   return {
-    async sign(claims: JWTPayload, opts: { issuer: string; issuedAt: number; expiresAt: number }): Promise<string> {
+    async sign(
+      claims: JWTPayload,
+      opts: { issuer: string; issuedAt: number; expiresAt: number },
+    ): Promise<string> {
       const key = keys[0]!;
       return new SignJWT(claims)
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })

@@ -12,11 +12,27 @@ import {
   type Aal,
 } from '../../core/auth/aal.ts';
 import { AppError, ErrorCode } from '../../core/errors.ts';
-import type { Challenge, EnrolledFactor, Factor, WebauthnCeremony } from '../../contracts/mfa.contract.ts';
+import type {
+  Challenge,
+  EnrolledFactor,
+  Factor,
+  WebauthnCeremony,
+} from '../../contracts/mfa.contract.ts';
 import type { Clock } from '../app.ts';
 import type { Principal } from '../http/access-policy.ts';
-import { splitTransports, type FactorRow, type MfaRepository, type VerificationUpdate } from '../db/repositories/mfa.repository.ts';
-import { checkTotp, createSecretCipher, newTotpSecret, totpUri, type SecretCipher } from './totp.ts';
+import {
+  splitTransports,
+  type FactorRow,
+  type MfaRepository,
+  type VerificationUpdate,
+} from '../db/repositories/mfa.repository.ts';
+import {
+  checkTotp,
+  createSecretCipher,
+  newTotpSecret,
+  totpUri,
+  type SecretCipher,
+} from './totp.ts';
 import {
   authenticationOptions,
   registrationOptions,
@@ -34,15 +50,25 @@ export type MfaServiceDeps = {
   log: FastifyBaseLogger;
 };
 
-export type EnrolInput = { factor_type: 'totp' | 'webauthn' | 'phone'; friendly_name?: string; issuer?: string; phone?: string };
-export type VerifyInput = { challenge_id: string; code?: string; credential?: Record<string, unknown> };
+export type EnrolInput = {
+  factor_type: 'totp' | 'webauthn' | 'phone';
+  friendly_name?: string;
+  issuer?: string;
+  phone?: string;
+};
+export type VerifyInput = {
+  challenge_id: string;
+  code?: string;
+  credential?: Record<string, unknown>;
+};
 
 export type MfaService = ReturnType<typeof createMfaService>;
 
 /** A generous cap; abandoned enrolments are replaced by name, but unnamed ones pile up. */
 const MAX_FACTORS = 20;
 
-const invalid = (message = 'Invalid verification code') => new AppError(ErrorCode.mfaInvalid, message);
+const invalid = (message = 'Invalid verification code') =>
+  new AppError(ErrorCode.mfaInvalid, message);
 const notFound = () => new AppError(ErrorCode.notFound, 'Factor not found');
 const stepUp = (message: string) => new AppError(ErrorCode.mfaRequired, message);
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -60,7 +86,10 @@ function toFactor(row: FactorRow): Factor {
 export function createMfaService({ repo, clock, publicUrl, secretKey, log }: MfaServiceDeps) {
   const rp: RelyingParty = relyingPartyOf(publicUrl);
   if (net.isIP(rp.id)) {
-    log.warn({ publicUrl }, 'PUBLIC_URL is an IP address: browsers refuse passkeys for it (use a host name such as localhost)');
+    log.warn(
+      { publicUrl },
+      'PUBLIC_URL is an IP address: browsers refuse passkeys for it (use a host name such as localhost)',
+    );
   }
   let cipher: SecretCipher | undefined;
   // main.ts resolves SECRET_KEY before building the app; a missing one is a wiring bug.
@@ -88,12 +117,22 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
     let ceremony: WebauthnCeremony | undefined;
     if (factor.type === 'webauthn') {
       if (factor.status === 'verified' && factor.credentialId) {
-        const options = await authenticationOptions(rp, { id: factor.credentialId, transports: splitTransports(factor.transports) });
-        ceremony = { kind: 'authentication', options: options as unknown as Record<string, unknown> };
+        const options = await authenticationOptions(rp, {
+          id: factor.credentialId,
+          transports: splitTransports(factor.transports),
+        });
+        ceremony = {
+          kind: 'authentication',
+          options: options as unknown as Record<string, unknown>,
+        };
       } else {
         const account = await repo.account(userId);
         if (!account) throw notFound();
-        const options = await registrationOptions(rp, { id: userId, ...account }, await repo.passkeysOf(userId));
+        const options = await registrationOptions(
+          rp,
+          { id: userId, ...account },
+          await repo.passkeysOf(userId),
+        );
         ceremony = { kind: 'registration', options: options as unknown as Record<string, unknown> };
       }
     }
@@ -103,31 +142,56 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
       now,
       expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
     });
-    return { id: row.id, factor_id: factor.id, expires_at: seconds(row.expiresAt), ...(ceremony && { webauthn: ceremony }) };
+    return {
+      id: row.id,
+      factor_id: factor.id,
+      expires_at: seconds(row.expiresAt),
+      ...(ceremony && { webauthn: ceremony }),
+    };
   }
 
-  async function checkResponse(factor: FactorRow, challenge: string | null, input: VerifyInput): Promise<VerificationUpdate> {
+  async function checkResponse(
+    factor: FactorRow,
+    challenge: string | null,
+    input: VerifyInput,
+  ): Promise<VerificationUpdate> {
     const now = clock.now();
     if (factor.type === 'totp') {
-      if (input.code === undefined || !factor.secretEncrypted) throw invalid('This factor takes a verification code');
+      if (input.code === undefined || !factor.secretEncrypted)
+        throw invalid('This factor takes a verification code');
       const secret = secrets().decrypt(factor.secretEncrypted, factor.id);
-      const result = await checkTotp({ secret, code: input.code, now, lastUsedStep: factor.lastUsedStep });
-      if (!result.ok) throw invalid(result.reason === 'reused' ? 'This code has already been used' : undefined);
+      const result = await checkTotp({
+        secret,
+        code: input.code,
+        now,
+        lastUsedStep: factor.lastUsedStep,
+      });
+      if (!result.ok)
+        throw invalid(result.reason === 'reused' ? 'This code has already been used' : undefined);
       return { kind: 'totp', step: result.step };
     }
     if (factor.type === 'webauthn') {
       if (!input.credential || !challenge) throw invalid('This factor takes a passkey response');
       try {
         if (factor.status === 'verified' && factor.credentialId && factor.publicKey) {
-          const result = await verifyAuthentication(rp, input.credential as unknown as AuthenticationResponseJSON, challenge, {
-            id: factor.credentialId,
-            publicKey: factor.publicKey,
-            counter: factor.signCount ?? 0,
-            transports: splitTransports(factor.transports),
-          });
+          const result = await verifyAuthentication(
+            rp,
+            input.credential as unknown as AuthenticationResponseJSON,
+            challenge,
+            {
+              id: factor.credentialId,
+              publicKey: factor.publicKey,
+              counter: factor.signCount ?? 0,
+              transports: splitTransports(factor.transports),
+            },
+          );
           if (result) return { kind: 'webauthn-authentication', signCount: result.newCounter };
         } else {
-          const credential = await verifyRegistration(rp, input.credential as unknown as RegistrationResponseJSON, challenge);
+          const credential = await verifyRegistration(
+            rp,
+            input.credential as unknown as RegistrationResponseJSON,
+            challenge,
+          );
           if (credential) {
             return {
               kind: 'webauthn-registration',
@@ -140,7 +204,10 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
         }
       } catch (error) {
         // The library throws on any malformed or mismatched response; to the caller it is a failed check.
-        log.info({ factorId: factor.id, reason: (error as Error).message }, 'passkey response rejected');
+        log.info(
+          { factorId: factor.id, reason: (error as Error).message },
+          'passkey response rejected',
+        );
       }
       throw invalid('The passkey response could not be verified');
     }
@@ -154,7 +221,8 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
 
     async enrol(principal: Principal, input: EnrolInput): Promise<EnrolledFactor> {
       // Spec: the phone factor answers "not configured" unless an SMS provider is set (none is supported yet).
-      if (input.factor_type === 'phone') throw new AppError(ErrorCode.notConfigured, 'SMS provider not configured');
+      if (input.factor_type === 'phone')
+        throw new AppError(ErrorCode.notConfigured, 'SMS provider not configured');
       await assertMayEnrol(principal);
       if ((await repo.countFactors(principal.userId)) >= MAX_FACTORS) {
         throw new AppError(ErrorCode.conflict, 'Too many factors: remove one first');
@@ -176,14 +244,21 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
 
       const base = { id: row.id, type: row.type, friendly_name: row.friendlyName };
       if (secret) {
-        return { ...base, totp: { secret, uri: totpUri({ issuer: input.issuer ?? 'Canto', label: account.email, secret }) } };
+        return {
+          ...base,
+          totp: {
+            secret,
+            uri: totpUri({ issuer: input.issuer ?? 'Canto', label: account.email, secret }),
+          },
+        };
       }
       return { ...base, webauthn: await openChallenge(row, principal.userId) };
     },
 
     async challenge(principal: Principal, factorId: string): Promise<Challenge> {
       const factor = await ownFactor(principal.userId, factorId);
-      if (factor.type === 'phone') throw new AppError(ErrorCode.notConfigured, 'SMS provider not configured');
+      if (factor.type === 'phone')
+        throw new AppError(ErrorCode.notConfigured, 'SMS provider not configured');
       return openChallenge(factor, principal.userId);
     },
 
@@ -201,19 +276,33 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
 
       // Counted before checking, so parallel guesses cannot slip past the limit.
       const key = attemptsKey(factor.id);
-      const window = await repo.countAttempt(key, now, new Date(now.getTime() - VERIFY_ATTEMPTS.windowMs));
+      const window = await repo.countAttempt(
+        key,
+        now,
+        new Date(now.getTime() - VERIFY_ATTEMPTS.windowMs),
+      );
       const verdict = attemptVerdict(window, now);
       if (!verdict.allowed) {
-        throw new AppError(ErrorCode.rateLimited, 'Too many verification attempts. Try again later.', {
-          retryAfter: verdict.retryAfterS,
-        });
+        throw new AppError(
+          ErrorCode.rateLimited,
+          'Too many verification attempts. Try again later.',
+          {
+            retryAfter: verdict.retryAfterS,
+          },
+        );
       }
 
       const update = await checkResponse(factor, challenge.challenge, input);
-      const outcome = await repo.completeVerification({ factorId: factor.id, challengeId: challenge.id, now, update });
+      const outcome = await repo.completeVerification({
+        factorId: factor.id,
+        challengeId: challenge.id,
+        now,
+        update,
+      });
       if (outcome === 'challenge-used') throw invalid('Challenge has already been used');
       if (outcome === 'step-used') throw invalid('This code has already been used');
-      if (outcome === 'credential-taken') throw new AppError(ErrorCode.conflict, 'This passkey is already registered');
+      if (outcome === 'credential-taken')
+        throw new AppError(ErrorCode.conflict, 'This passkey is already registered');
       await repo.clearAttempts(key);
     },
 

@@ -42,7 +42,9 @@ export function createRateLimiter(deps: { repo: RateLimitsRepository; now: () =>
         }
       }
       if (retryAfter > 0) {
-        throw new AppError(ErrorCode.rateLimited, 'Too many requests. Please try again later.', { retryAfter });
+        throw new AppError(ErrorCode.rateLimited, 'Too many requests. Please try again later.', {
+          retryAfter,
+        });
       }
     },
   };

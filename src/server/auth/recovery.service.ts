@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 import type { Clock } from '../app.ts';
-import type { AuthTokensRepository, AuthTokenKind } from '../db/repositories/auth-tokens.repository.ts';
+import type {
+  AuthTokensRepository,
+  AuthTokenKind,
+} from '../db/repositories/auth-tokens.repository.ts';
 import type { UsersRepository } from '../db/repositories/users.repository.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { hashPassword } from './passwords.ts';
@@ -10,7 +13,10 @@ import { newOpaqueToken, tokenHash } from './tokens.ts';
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
 const HOUR = 60 * 60 * 1000;
-const lifetime: Record<AuthTokenKind, number> = { password_reset: HOUR, email_verification: 24 * HOUR };
+const lifetime: Record<AuthTokenKind, number> = {
+  password_reset: HOUR,
+  email_verification: 24 * HOUR,
+};
 
 /** Password reset and email verification by single-use emailed links (product.md §2). */
 export function createRecoveryService(deps: {
@@ -26,7 +32,13 @@ export function createRecoveryService(deps: {
   async function issue(userId: string, kind: AuthTokenKind): Promise<string> {
     const token = newOpaqueToken();
     const now = clock.now();
-    await tokens.create({ userId, kind, tokenHash: tokenHash(token), now, expiresAt: new Date(now.getTime() + lifetime[kind]) });
+    await tokens.create({
+      userId,
+      kind,
+      tokenHash: tokenHash(token),
+      now,
+      expiresAt: new Date(now.getTime() + lifetime[kind]),
+    });
     return token;
   }
 
@@ -34,7 +46,10 @@ export function createRecoveryService(deps: {
   // by timing, that an address exists. Failures are logged without the link.
   function sendInBackground(to: string, subject: string, text: string) {
     mailer.send({ to, subject, text }).catch((err: unknown) => {
-      deps.log.error({ err: err instanceof Error ? err.message : String(err), subject }, 'mail failed');
+      deps.log.error(
+        { err: err instanceof Error ? err.message : String(err), subject },
+        'mail failed',
+      );
     });
   }
 
@@ -55,8 +70,13 @@ export function createRecoveryService(deps: {
     /** Sets the new password, spends the token and signs the user out everywhere, atomically. */
     async resetPassword(token: string, password: string): Promise<void> {
       const passwordHash = await hashPassword(password);
-      const done = await tokens.resetPassword({ tokenHash: tokenHash(token), passwordHash, now: clock.now() });
-      if (!done) throw new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
+      const done = await tokens.resetPassword({
+        tokenHash: tokenHash(token),
+        passwordHash,
+        now: clock.now(),
+      });
+      if (!done)
+        throw new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
     },
 
     /** Only with real mail (SMTP_URL); without it verification is off and nothing is sent. */
@@ -64,13 +84,22 @@ export function createRecoveryService(deps: {
       if (!mailer.delivers) return;
       const token = await issue(userId, 'email_verification');
       const link = `${deps.publicUrl}/auth?verify=${encodeURIComponent(token)}`;
-      sendInBackground(email, 'Confirm your Canto email', `Welcome to Canto!\n\nConfirm your email address:\n${link}\n`);
+      sendInBackground(
+        email,
+        'Confirm your Canto email',
+        `Welcome to Canto!\n\nConfirm your email address:\n${link}\n`,
+      );
     },
 
     async verifyEmail(token: string): Promise<void> {
       const now = clock.now();
-      const spent = await tokens.consume({ kind: 'email_verification', tokenHash: tokenHash(token), now });
-      if (!spent) throw new AppError(ErrorCode.validation, 'Verification link is invalid or has expired');
+      const spent = await tokens.consume({
+        kind: 'email_verification',
+        tokenHash: tokenHash(token),
+        now,
+      });
+      if (!spent)
+        throw new AppError(ErrorCode.validation, 'Verification link is invalid or has expired');
       await users.markEmailVerified(spent.userId, now);
     },
   };

@@ -17,7 +17,8 @@ import { newOpaqueToken, tokenHash } from './tokens.ts';
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
 
-const expired = () => new AppError(ErrorCode.sessionExpired, 'Session expired. Please sign in again.');
+const expired = () =>
+  new AppError(ErrorCode.sessionExpired, 'Session expired. Please sign in again.');
 
 export function createSessionsService(deps: {
   sessions: SessionsRepository;
@@ -58,14 +59,24 @@ export function createSessionsService(deps: {
       nextAal(session.userId),
     ]);
     if (!user) throw expired();
-    return { access_token: accessToken, refresh_token: refreshToken, expires_at: expiresAt, aal: session.aal, next_aal: next, user };
+    return {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_at: expiresAt,
+      aal: session.aal,
+      next_aal: next,
+      user,
+    };
   }
 
   return {
     userOf,
     nextAal,
 
-    async start(userId: string, meta: { ip: string | null; userAgent: string | null }): Promise<AuthSession> {
+    async start(
+      userId: string,
+      meta: { ip: string | null; userAgent: string | null },
+    ): Promise<AuthSession> {
       const now = clock.now();
       const refreshToken = newOpaqueToken();
       const session = await sessions.create({
@@ -87,7 +98,10 @@ export function createSessionsService(deps: {
       const decision = decideRefresh(found.token, found.session, now);
       const reused = async () => {
         await sessions.revoke(found.session.id, 'refresh_token_reuse', now);
-        return new AppError(ErrorCode.refreshReused, 'Refresh token already used. Please sign in again.');
+        return new AppError(
+          ErrorCode.refreshReused,
+          'Refresh token already used. Please sign in again.',
+        );
       };
       if (decision === 'reused') throw await reused();
       if (decision !== 'valid') throw expired();
@@ -108,13 +122,20 @@ export function createSessionsService(deps: {
     /** Raises the session to aal2 and hands out a new access and refresh token for it. */
     async elevate(sessionId: string): Promise<AuthSession> {
       const next = newOpaqueToken();
-      const session = await sessions.elevate({ sessionId, newTokenHash: tokenHash(next), now: clock.now() });
+      const session = await sessions.elevate({
+        sessionId,
+        newTokenHash: tokenHash(next),
+        now: clock.now(),
+      });
       if (!session) throw expired();
       return credentials(session, next);
     },
 
     /** Revokes the session behind an access principal or a refresh token, when there is one. */
-    async signOut(input: { principal: Principal | null; refreshToken: string | undefined }): Promise<void> {
+    async signOut(input: {
+      principal: Principal | null;
+      refreshToken: string | undefined;
+    }): Promise<void> {
       const now = clock.now();
       if (input.principal) await sessions.revoke(input.principal.sessionId, 'sign_out', now);
       if (input.refreshToken) {

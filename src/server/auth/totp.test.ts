@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { checkTotp, createSecretCipher, isFreshStep, newTotpSecret, totpStep, totpUri } from './totp.ts';
+import {
+  checkTotp,
+  createSecretCipher,
+  isFreshStep,
+  newTotpSecret,
+  totpStep,
+  totpUri,
+} from './totp.ts';
 
 const at = (iso: string) => new Date(iso);
-const codeAt = (secret: string, when: Date) => generate({ secret, epoch: Math.floor(when.getTime() / 1000) });
+const codeAt = (secret: string, when: Date) =>
+  generate({ secret, epoch: Math.floor(when.getTime() / 1000) });
 
 describe('TOTP', () => {
   const secret = newTotpSecret();
@@ -11,28 +19,44 @@ describe('TOTP', () => {
   const step = totpStep(now);
 
   it('accepts the current code and reports its step', async () => {
-    expect(await checkTotp({ secret, code: await codeAt(secret, now), now, lastUsedStep: null })).toEqual({ ok: true, step });
+    expect(
+      await checkTotp({ secret, code: await codeAt(secret, now), now, lastUsedStep: null }),
+    ).toEqual({ ok: true, step });
   });
 
   it('tolerates one step of drift either way, not two', async () => {
     const before = new Date(now.getTime() - 30_000);
     const after = new Date(now.getTime() + 30_000);
     const twoBefore = new Date(now.getTime() - 60_000);
-    expect(await checkTotp({ secret, code: await codeAt(secret, before), now, lastUsedStep: null })).toEqual({ ok: true, step: step - 1 });
-    expect(await checkTotp({ secret, code: await codeAt(secret, after), now, lastUsedStep: null })).toEqual({ ok: true, step: step + 1 });
-    expect(await checkTotp({ secret, code: await codeAt(secret, twoBefore), now, lastUsedStep: null })).toEqual({ ok: false, reason: 'invalid' });
+    expect(
+      await checkTotp({ secret, code: await codeAt(secret, before), now, lastUsedStep: null }),
+    ).toEqual({ ok: true, step: step - 1 });
+    expect(
+      await checkTotp({ secret, code: await codeAt(secret, after), now, lastUsedStep: null }),
+    ).toEqual({ ok: true, step: step + 1 });
+    expect(
+      await checkTotp({ secret, code: await codeAt(secret, twoBefore), now, lastUsedStep: null }),
+    ).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('refuses a code whose step was already used, even later in its window', async () => {
     const code = await codeAt(secret, now);
     const later = new Date(now.getTime() + 15_000);
-    expect(await checkTotp({ secret, code, now: later, lastUsedStep: step })).toEqual({ ok: false, reason: 'reused' });
+    expect(await checkTotp({ secret, code, now: later, lastUsedStep: step })).toEqual({
+      ok: false,
+      reason: 'reused',
+    });
     // An older step than the last used one is a replay too.
     const older = await codeAt(secret, new Date(now.getTime() - 30_000));
-    expect(await checkTotp({ secret, code: older, now, lastUsedStep: step })).toEqual({ ok: false, reason: 'reused' });
+    expect(await checkTotp({ secret, code: older, now, lastUsedStep: step })).toEqual({
+      ok: false,
+      reason: 'reused',
+    });
     // The next step's code is fresh.
     const next = new Date(now.getTime() + 30_000);
-    expect(await checkTotp({ secret, code: await codeAt(secret, next), now: next, lastUsedStep: step })).toEqual({ ok: true, step: step + 1 });
+    expect(
+      await checkTotp({ secret, code: await codeAt(secret, next), now: next, lastUsedStep: step }),
+    ).toEqual({ ok: true, step: step + 1 });
   });
 
   it('orders steps strictly', () => {
@@ -44,7 +68,10 @@ describe('TOTP', () => {
 
   it('refuses malformed codes without calling the library', async () => {
     for (const code of ['', '12345', '1234567', 'abcdef', ' 12345']) {
-      expect(await checkTotp({ secret, code, now, lastUsedStep: null })).toEqual({ ok: false, reason: 'invalid' });
+      expect(await checkTotp({ secret, code, now, lastUsedStep: null })).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
     }
   });
 
@@ -73,6 +100,8 @@ describe('secret cipher', () => {
     const parts = sealed.split('.');
     parts[2] = Buffer.from('AAAAAAAAAAAAAAAA').toString('base64url');
     expect(() => cipher.decrypt(parts.join('.'), 'factor-1')).toThrow();
-    expect(() => createSecretCipher('another-key-another-key-0123456789').decrypt(sealed, 'factor-1')).toThrow();
+    expect(() =>
+      createSecretCipher('another-key-another-key-0123456789').decrypt(sealed, 'factor-1'),
+    ).toThrow();
   });
 });

@@ -11,7 +11,12 @@ export function newTotpSecret(): string {
 }
 
 export function totpUri(input: { issuer: string; label: string; secret: string }): string {
-  return generateURI({ issuer: input.issuer, label: input.label, secret: input.secret, period: TOTP_PERIOD_S });
+  return generateURI({
+    issuer: input.issuer,
+    label: input.label,
+    secret: input.secret,
+    period: TOTP_PERIOD_S,
+  });
 }
 
 /** The time step a moment falls in. */
@@ -58,7 +63,10 @@ export type SecretCipher = {
 
 const VERSION = 'v1';
 
-export function createSecretCipher(secretKey: string, purpose = 'canto/mfa/totp-secret/v1'): SecretCipher {
+export function createSecretCipher(
+  secretKey: string,
+  purpose = 'canto/mfa/totp-secret/v1',
+): SecretCipher {
   const key = Buffer.from(crypto.hkdfSync('sha256', secretKey, 'canto', purpose, 32));
   return {
     encrypt(plain, boundTo) {
@@ -66,15 +74,24 @@ export function createSecretCipher(secretKey: string, purpose = 'canto/mfa/totp-
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(boundTo));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+      return [
+        VERSION,
+        iv.toString('base64url'),
+        body.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join('.');
     },
     decrypt(sealed, boundTo) {
       const [version, iv, body, tag] = sealed.split('.');
-      if (version !== VERSION || !iv || !body || !tag) throw new Error('unrecognised sealed secret');
+      if (version !== VERSION || !iv || !body || !tag)
+        throw new Error('unrecognised sealed secret');
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(boundTo));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(Buffer.from(body, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
     },
   };
 }

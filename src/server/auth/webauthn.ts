@@ -17,7 +17,12 @@ export function relyingPartyOf(publicUrl: string): RelyingParty {
   return { id: url.hostname, name: 'Canto', origin: url.origin };
 }
 
-export type StoredCredential = { id: string; publicKey: Uint8Array; counter: number; transports: string[] };
+export type StoredCredential = {
+  id: string;
+  publicKey: Uint8Array;
+  counter: number;
+  transports: string[];
+};
 
 const TIMEOUT_MS = 5 * 60_000;
 

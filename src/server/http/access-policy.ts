@@ -70,7 +70,8 @@ export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
   app.addHook('onRoute', (route) => {
     const config = (route.config ??= {} as never) as { access?: Access };
     config.access ??= defaultAccess(route.url);
-    for (const method of [route.method].flat()) policies.push({ method, url: route.url, access: config.access });
+    for (const method of [route.method].flat())
+      policies.push({ method, url: route.url, access: config.access });
   });
 
   app.addHook('onReady', async () => {
@@ -87,7 +88,8 @@ export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
     const config = request.routeOptions.config;
     // Public routes (media, health, static files) skip token verification and its session
     // lookup: a browser sends its cookies with every image and audio request.
-    const wantsPrincipal = (config.access && config.access !== 'public') || config.optionalPrincipal;
+    const wantsPrincipal =
+      (config.access && config.access !== 'public') || config.optionalPrincipal;
     const token = wantsPrincipal ? accessTokenOf(request) : undefined;
     request.principal = token ? await hooks.resolvePrincipal(token) : null;
     let cached: Promise<Role[]> | undefined;

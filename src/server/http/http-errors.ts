@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 
 // The JSON API's one mapping from domain codes to HTTP statuses.
@@ -30,8 +33,11 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       const status = statusOf[error.code];
-      if (status === 429 && error.details?.retryAfter) reply.header('retry-after', String(error.details.retryAfter));
-      return reply.status(status).send({ error: { code: error.code, message: error.message, details: error.details } });
+      if (status === 429 && error.details?.retryAfter)
+        reply.header('retry-after', String(error.details.retryAfter));
+      return reply
+        .status(status)
+        .send({ error: { code: error.code, message: error.message, details: error.details } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       // The first issue's message is the one the spec shows (e.g. 'Invalid email address').
@@ -40,19 +46,27 @@ export function registerErrorHandler(app: FastifyInstance) {
         error: {
           code: ErrorCode.validation,
           message: first?.message ?? 'Invalid request',
-          details: { field: first?.instancePath.replace(/^\//, '') || undefined, context: error.validationContext },
+          details: {
+            field: first?.instancePath.replace(/^\//, '') || undefined,
+            context: error.validationContext,
+          },
         },
       });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return reply.status(500).send({ error: { code: ErrorCode.internal, message: 'Internal server error' } });
+      return reply
+        .status(500)
+        .send({ error: { code: ErrorCode.internal, message: 'Internal server error' } });
     }
     const fe = error as FastifyError;
-    const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+    const status =
+      fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send({ error: { code: ErrorCode.internal, message: 'Internal server error' } });
+      return reply
+        .status(500)
+        .send({ error: { code: ErrorCode.internal, message: 'Internal server error' } });
     }
     const code =
       status === 429

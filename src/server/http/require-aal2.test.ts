@@ -11,7 +11,9 @@ const notEnrolled = async () => false;
 
 describe('requireAal2IfEnrolled', () => {
   it('refuses an aal1 session of a user with a verified factor: 403 auth_mfa_required', async () => {
-    const error = await requireAal2IfEnrolled(requestOf(user('aal1')), enrolled).catch((e: unknown) => e);
+    const error = await requireAal2IfEnrolled(requestOf(user('aal1')), enrolled).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'auth_mfa_required' });
   });
@@ -25,10 +27,14 @@ describe('requireAal2IfEnrolled', () => {
   });
 
   it('lets a user without a verified factor through at aal1', async () => {
-    await expect(requireAal2IfEnrolled(requestOf(user('aal1')), notEnrolled)).resolves.toBeUndefined();
+    await expect(
+      requireAal2IfEnrolled(requestOf(user('aal1')), notEnrolled),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses an anonymous request as unauthenticated', async () => {
-    await expect(requireAal2IfEnrolled(requestOf(null), enrolled)).rejects.toMatchObject({ code: 'auth_required' });
+    await expect(requireAal2IfEnrolled(requestOf(null), enrolled)).rejects.toMatchObject({
+      code: 'auth_required',
+    });
   });
 });

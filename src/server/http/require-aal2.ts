@@ -15,6 +15,8 @@ export async function requireAal2IfEnrolled(
   const principal = requirePrincipal(request);
   if (principal.aal === 'aal2') return;
   if (needsStepUp(principal.aal, await hasVerifiedFactor(principal.userId))) {
-    throw new AppError(ErrorCode.mfaRequired, 'Multi-factor verification required', { next_aal: 'aal2' });
+    throw new AppError(ErrorCode.mfaRequired, 'Multi-factor verification required', {
+      next_aal: 'aal2',
+    });
   }
 }

@@ -9,7 +9,11 @@ export const adminRoutes =
       '/artist-requests',
       {
         config: { access: 'admin' },
-        schema: { tags: ['admin'], summary: 'Pending artist requests', response: { 200: artistRequestList } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Pending artist requests',
+          response: { 200: artistRequestList },
+        },
       },
       async () => approvals.pending(),
     );

@@ -25,7 +25,16 @@ export type MfaRoutesDeps = {
 };
 
 const tags = ['auth'];
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody, 429: errorBody, 501: errorBody };
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  422: errorBody,
+  429: errorBody,
+  501: errorBody,
+};
 
 /** Spec §7 Auth, multi-factor; mounted at /api/auth. */
 export const mfaRoutes =
@@ -46,7 +55,11 @@ export const mfaRoutes =
       '/factors',
       {
         config: { access: 'signed-in' },
-        schema: { tags, summary: "The caller's MFA factors", response: { 200: factorList, 401: errorBody } },
+        schema: {
+          tags,
+          summary: "The caller's MFA factors",
+          response: { 200: factorList, 401: errorBody },
+        },
       },
       async (request) => mfa.list(requirePrincipal(request).userId),
     );
@@ -72,7 +85,12 @@ export const mfaRoutes =
       '/factors/:factorId/challenge',
       {
         config: { access: 'signed-in' },
-        schema: { tags, summary: 'Open a challenge for a factor', params: factorParams, response: { 201: challenge, ...errors } },
+        schema: {
+          tags,
+          summary: 'Open a challenge for a factor',
+          params: factorParams,
+          response: { 201: challenge, ...errors },
+        },
       },
       async (request, reply) => {
         const opened = await mfa.challenge(requirePrincipal(request), request.params.factorId);

@@ -14,7 +14,10 @@ export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger
     return {
       delivers: false,
       async send(mail) {
-        log.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'mail not sent (no SMTP_URL)');
+        log.info(
+          { to: mail.to, subject: mail.subject, text: mail.text },
+          'mail not sent (no SMTP_URL)',
+        );
       },
     };
   }

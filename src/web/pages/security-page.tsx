@@ -7,7 +7,13 @@ import { errorMessage, isApiError } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/hooks/use-session.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/web/components/ui/card.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { MfaChallenge } from '@/web/components/mfa/mfa-challenge.tsx';
 import { TotpSetup } from '@/web/components/mfa/totp-setup.tsx';
@@ -26,11 +32,21 @@ type TotpEnrolment = EnrolledFactor & { totp: NonNullable<EnrolledFactor['totp']
 function failure(title: string, e: unknown, fallback: string) {
   const stepUp = isApiError(e) && e.code === 'auth_mfa_required';
   toast.error(title, {
-    description: stepUp ? 'Verify with one of your security methods first (above).' : errorMessage(e, fallback),
+    description: stepUp
+      ? 'Verify with one of your security methods first (above).'
+      : errorMessage(e, fallback),
   });
 }
 
-function FactorRow({ factor, onRemove, removing }: { factor: Factor; onRemove: () => void; removing: boolean }) {
+function FactorRow({
+  factor,
+  onRemove,
+  removing,
+}: {
+  factor: Factor;
+  onRemove: () => void;
+  removing: boolean;
+}) {
   const Icon = factor.factor_type === 'webauthn' ? KeyRound : Smartphone;
   const name = factorLabel(factor);
   const kind = factor.factor_type === 'webauthn' ? 'Passkey' : 'Authenticator app';
@@ -49,8 +65,18 @@ function FactorRow({ factor, onRemove, removing }: { factor: Factor; onRemove: (
       <Badge variant={factor.status === 'verified' ? 'secondary' : 'outline'}>
         {factor.status === 'verified' ? 'Verified' : 'Not verified'}
       </Badge>
-      <Button variant="ghost" size="icon" onClick={onRemove} disabled={removing} aria-label={`Remove ${name}`}>
-        {removing ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Trash2 aria-hidden="true" />}
+      <Button
+        variant="ghost"
+        size="icon"
+        onClick={onRemove}
+        disabled={removing}
+        aria-label={`Remove ${name}`}
+      >
+        {removing ? (
+          <LoaderCircle className="animate-spin" aria-hidden="true" />
+        ) : (
+          <Trash2 aria-hidden="true" />
+        )}
       </Button>
     </li>
   );
@@ -112,7 +138,10 @@ export default function SecurityPage() {
           <div className="flex items-center justify-between gap-3">
             <CardTitle>Security methods</CardTitle>
             {session && (
-              <Badge variant={session.aal === 'aal2' ? 'default' : 'outline'} data-testid="session-aal">
+              <Badge
+                variant={session.aal === 'aal2' ? 'default' : 'outline'}
+                data-testid="session-aal"
+              >
                 <ShieldCheck className="size-3" aria-hidden="true" />
                 {session.aal === 'aal2' ? 'Session verified (AAL2)' : 'Password only (AAL1)'}
               </Badge>
@@ -131,7 +160,12 @@ export default function SecurityPage() {
           ) : factors.isError ? (
             <div role="alert" className="grid gap-2 text-sm">
               <p>{errorMessage(factors.error, 'Could not load your security methods.')}</p>
-              <Button variant="outline" size="sm" className="w-fit" onClick={() => void factors.refetch()}>
+              <Button
+                variant="outline"
+                size="sm"
+                className="w-fit"
+                onClick={() => void factors.refetch()}
+              >
                 Try again
               </Button>
             </div>
@@ -160,11 +194,19 @@ export default function SecurityPage() {
           ) : (
             <div className="flex flex-wrap gap-2">
               <Button variant="outline" onClick={startTotp} disabled={busy || stepUp}>
-                {enrolTotp.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+                {enrolTotp.isPending ? (
+                  <LoaderCircle className="animate-spin" aria-hidden="true" />
+                ) : (
+                  <Plus aria-hidden="true" />
+                )}
                 Add authenticator app
               </Button>
               <Button variant="outline" onClick={startPasskey} disabled={busy || stepUp}>
-                {addPasskey.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <KeyRound aria-hidden="true" />}
+                {addPasskey.isPending ? (
+                  <LoaderCircle className="animate-spin" aria-hidden="true" />
+                ) : (
+                  <KeyRound aria-hidden="true" />
+                )}
                 {addPasskey.isPending ? 'Waiting for passkey...' : 'Add passkey'}
               </Button>
             </div>

@@ -19,7 +19,11 @@ export function createArtistRequestsRepository(db: Db) {
     /** Pending requests, oldest first, with the requester's display name. */
     pending() {
       return db
-        .select({ userId: userRoles.userId, displayName: profiles.displayName, requestedAt: userRoles.createdAt })
+        .select({
+          userId: userRoles.userId,
+          displayName: profiles.displayName,
+          requestedAt: userRoles.createdAt,
+        })
         .from(userRoles)
         .leftJoin(profiles, eq(profiles.userId, userRoles.userId))
         .where(eq(userRoles.role, 'pending_artist'))

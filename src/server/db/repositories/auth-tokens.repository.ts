@@ -8,7 +8,13 @@ export type AuthTokenKind = 'email_verification' | 'password_reset';
 /** Single-use emailed tokens (password reset, email verification), stored as SHA-256. */
 export function createAuthTokensRepository(db: Db) {
   return {
-    async create(input: { userId: string; kind: AuthTokenKind; tokenHash: string; now: Date; expiresAt: Date }) {
+    async create(input: {
+      userId: string;
+      kind: AuthTokenKind;
+      tokenHash: string;
+      now: Date;
+      expiresAt: Date;
+    }) {
       await db.insert(authTokens).values({
         userId: input.userId,
         kind: input.kind,
@@ -19,7 +25,11 @@ export function createAuthTokensRepository(db: Db) {
     },
 
     /** Marks the token used if it is unused and unexpired; returns its user, else null. */
-    async consume(input: { kind: AuthTokenKind; tokenHash: string; now: Date }): Promise<{ userId: string } | null> {
+    async consume(input: {
+      kind: AuthTokenKind;
+      tokenHash: string;
+      now: Date;
+    }): Promise<{ userId: string } | null> {
       const [row] = await db
         .update(authTokens)
         .set({ usedAt: input.now })
@@ -39,7 +49,11 @@ export function createAuthTokensRepository(db: Db) {
      * Spends a password-reset token, sets the new hash, marks the email verified (the link
      * reached the mailbox) and revokes every session — all or nothing. Null for a bad token.
      */
-    async resetPassword(input: { tokenHash: string; passwordHash: string; now: Date }): Promise<{ userId: string } | null> {
+    async resetPassword(input: {
+      tokenHash: string;
+      passwordHash: string;
+      now: Date;
+    }): Promise<{ userId: string } | null> {
       return db.transaction(async (tx) => {
         const spent = await createAuthTokensRepository(tx as unknown as Db).consume({
           kind: 'password_reset',

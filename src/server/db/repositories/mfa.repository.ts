@@ -9,7 +9,13 @@ export type ChallengeRow = typeof mfaChallenges.$inferSelect;
 /** What a successful verification writes, besides consuming the challenge. */
 export type VerificationUpdate =
   | { kind: 'totp'; step: number }
-  | { kind: 'webauthn-registration'; credentialId: string; publicKey: Uint8Array; signCount: number; transports: string[] }
+  | {
+      kind: 'webauthn-registration';
+      credentialId: string;
+      publicKey: Uint8Array;
+      signCount: number;
+      transports: string[];
+    }
   | { kind: 'webauthn-authentication'; signCount: number };
 
 export type VerificationOutcome = 'ok' | 'challenge-used' | 'step-used' | 'credential-taken';
@@ -40,7 +46,11 @@ export function createMfaRepository(db: Db) {
     },
 
     listFactors(userId: string): Promise<FactorRow[]> {
-      return db.select().from(mfaFactors).where(eq(mfaFactors.userId, userId)).orderBy(asc(mfaFactors.createdAt), asc(mfaFactors.id));
+      return db
+        .select()
+        .from(mfaFactors)
+        .where(eq(mfaFactors.userId, userId))
+        .orderBy(asc(mfaFactors.createdAt), asc(mfaFactors.id));
     },
 
     /** The user's own factor only: another user's id reads as missing. */
@@ -116,8 +126,16 @@ export function createMfaRepository(db: Db) {
       const rows = await db
         .select({ id: mfaFactors.credentialId, transports: mfaFactors.transports })
         .from(mfaFactors)
-        .where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.type, 'webauthn'), eq(mfaFactors.status, 'verified')));
-      return rows.flatMap((r) => (r.id ? [{ id: r.id, transports: splitTransports(r.transports) }] : []));
+        .where(
+          and(
+            eq(mfaFactors.userId, userId),
+            eq(mfaFactors.type, 'webauthn'),
+            eq(mfaFactors.status, 'verified'),
+          ),
+        );
+      return rows.flatMap((r) =>
+        r.id ? [{ id: r.id, transports: splitTransports(r.transports) }] : [],
+      );
     },
 
     async deleteFactor(userId: string, factorId: string): Promise<boolean> {
@@ -129,11 +147,25 @@ export function createMfaRepository(db: Db) {
     },
 
     /** A new challenge; the factor's expired ones are swept at the same time. */
-    async createChallenge(input: { factorId: string; challenge: string | null; now: Date; expiresAt: Date }): Promise<ChallengeRow> {
-      await db.delete(mfaChallenges).where(and(eq(mfaChallenges.factorId, input.factorId), lt(mfaChallenges.expiresAt, input.now)));
+    async createChallenge(input: {
+      factorId: string;
+      challenge: string | null;
+      now: Date;
+      expiresAt: Date;
+    }): Promise<ChallengeRow> {
+      await db
+        .delete(mfaChallenges)
+        .where(
+          and(eq(mfaChallenges.factorId, input.factorId), lt(mfaChallenges.expiresAt, input.now)),
+        );
       const [row] = await db
         .insert(mfaChallenges)
-        .values({ factorId: input.factorId, challenge: input.challenge, createdAt: input.now, expiresAt: input.expiresAt })
+        .values({
+          factorId: input.factorId,
+          challenge: input.challenge,
+          createdAt: input.now,
+          expiresAt: input.expiresAt,
+        })
         .returning();
       return row!;
     },
@@ -194,7 +226,10 @@ export function createMfaRepository(db: Db) {
               })
               .where(eq(mfaFactors.id, input.factorId));
           } else {
-            await tx.update(mfaFactors).set({ ...base, signCount: u.signCount }).where(eq(mfaFactors.id, input.factorId));
+            await tx
+              .update(mfaFactors)
+              .set({ ...base, signCount: u.signCount })
+              .where(eq(mfaFactors.id, input.factorId));
           }
         });
         return 'ok';
@@ -209,7 +244,11 @@ export function createMfaRepository(db: Db) {
      * Counts one attempt under `key` in a fixed window shared by every process; a window
      * that started at or before `windowCutoff` restarts at 1 from `now`.
      */
-    async countAttempt(key: string, now: Date, windowCutoff: Date): Promise<{ hits: number; windowStart: Date }> {
+    async countAttempt(
+      key: string,
+      now: Date,
+      windowCutoff: Date,
+    ): Promise<{ hits: number; windowStart: Date }> {
       const expired = sql`${rateLimits.windowStart} <= ${ts(windowCutoff)}`;
       const [row] = await db
         .insert(rateLimits)

@@ -11,7 +11,11 @@ export function createRateLimitsRepository(db: Db) {
      * Counts one hit for `key` and returns the window's count and start. A window that
      * started at or before `windowCutoff` is over: the count restarts at 1 from `now`.
      */
-    async hit(key: string, now: Date, windowCutoff: Date): Promise<{ hits: number; windowStart: Date }> {
+    async hit(
+      key: string,
+      now: Date,
+      windowCutoff: Date,
+    ): Promise<{ hits: number; windowStart: Date }> {
       const nowSql = sql`${now.toISOString()}::timestamptz`;
       const expired = sql`${rateLimits.windowStart} <= ${windowCutoff.toISOString()}::timestamptz`;
       const [row] = await db

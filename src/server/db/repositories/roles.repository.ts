@@ -16,7 +16,10 @@ export function createRolesRepository(db: Db) {
 
   return {
     async rolesOf(userId: string): Promise<Role[]> {
-      const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+      const rows = await db
+        .select({ role: userRoles.role })
+        .from(userRoles)
+        .where(eq(userRoles.userId, userId));
       return rows.map((r) => r.role);
     },
 

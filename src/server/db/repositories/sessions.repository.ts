@@ -45,21 +45,33 @@ export function createSessionsRepository(db: Db) {
             userAgent: input.userAgent,
           })
           .returning(sessionColumns);
-        await tx.insert(refreshTokens).values({ sessionId: session!.id, tokenHash: input.tokenHash, createdAt: input.now });
+        await tx
+          .insert(refreshTokens)
+          .values({ sessionId: session!.id, tokenHash: input.tokenHash, createdAt: input.now });
         return session!;
       });
     },
 
     /** The session behind an access token: one primary-key lookup. */
     async findById(id: string): Promise<SessionRow | null> {
-      const [row] = await db.select(sessionColumns).from(sessions).where(eq(sessions.id, id)).limit(1);
+      const [row] = await db
+        .select(sessionColumns)
+        .from(sessions)
+        .where(eq(sessions.id, id))
+        .limit(1);
       return row ?? null;
     },
 
-    async findByRefreshHash(tokenHash: string): Promise<{ token: RefreshTokenRow; session: SessionRow } | null> {
+    async findByRefreshHash(
+      tokenHash: string,
+    ): Promise<{ token: RefreshTokenRow; session: SessionRow } | null> {
       const [row] = await db
         .select({
-          token: { id: refreshTokens.id, sessionId: refreshTokens.sessionId, rotatedAt: refreshTokens.rotatedAt },
+          token: {
+            id: refreshTokens.id,
+            sessionId: refreshTokens.sessionId,
+            rotatedAt: refreshTokens.rotatedAt,
+          },
           session: sessionColumns,
         })
         .from(refreshTokens)
@@ -80,7 +92,9 @@ export function createSessionsRepository(db: Db) {
       newTokenHash: string;
       now: Date;
       expiresAt: Date;
-    }): Promise<{ outcome: 'rotated'; session: SessionRow } | { outcome: 'reused' } | { outcome: 'gone' }> {
+    }): Promise<
+      { outcome: 'rotated'; session: SessionRow } | { outcome: 'reused' } | { outcome: 'gone' }
+    > {
       return db.transaction(async (tx) => {
         const claimed = await tx
           .update(refreshTokens)
@@ -108,7 +122,11 @@ export function createSessionsRepository(db: Db) {
      * Raises a live session to aal2 and replaces its current refresh token (the caller sends
      * the new one to the client). Null when the session is revoked or expired.
      */
-    async elevate(input: { sessionId: string; newTokenHash: string; now: Date }): Promise<SessionRow | null> {
+    async elevate(input: {
+      sessionId: string;
+      newTokenHash: string;
+      now: Date;
+    }): Promise<SessionRow | null> {
       return db.transaction(async (tx) => {
         const [session] = await tx
           .update(sessions)

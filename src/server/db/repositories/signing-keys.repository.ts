@@ -3,7 +3,12 @@ import type { Db } from '../client.ts';
 import { signingKeys } from '../schema/index.ts';
 
 export type SigningKeysRepository = ReturnType<typeof createSigningKeysRepository>;
-export type SigningKeyRow = { kid: string; alg: string; publicJwk: string; privateJwkEncrypted: string };
+export type SigningKeyRow = {
+  kid: string;
+  alg: string;
+  publicJwk: string;
+  privateJwkEncrypted: string;
+};
 
 export function createSigningKeysRepository(db: Db) {
   return {
@@ -23,7 +28,10 @@ export function createSigningKeysRepository(db: Db) {
 
     async insert(row: SigningKeyRow & { now: Date }): Promise<void> {
       const { now, ...key } = row;
-      await db.insert(signingKeys).values({ ...key, createdAt: now }).onConflictDoNothing();
+      await db
+        .insert(signingKeys)
+        .values({ ...key, createdAt: now })
+        .onConflictDoNothing();
     },
   };
 }

@@ -31,12 +31,15 @@ export function createUsersRepository(db: Db) {
           .returning({ id: users.id });
         if (!user) return null;
         await tx.insert(profiles).values({ userId: user.id, displayName: input.displayName });
-        if (input.isArtist) await tx.insert(userRoles).values({ userId: user.id, role: 'pending_artist' });
+        if (input.isArtist)
+          await tx.insert(userRoles).values({ userId: user.id, role: 'pending_artist' });
         return user;
       });
     },
 
-    async findCredentialsByEmail(email: string): Promise<{ id: string; passwordHash: string } | null> {
+    async findCredentialsByEmail(
+      email: string,
+    ): Promise<{ id: string; passwordHash: string } | null> {
       const [row] = await db
         .select({ id: users.id, passwordHash: users.passwordHash })
         .from(users)
@@ -61,7 +64,11 @@ export function createUsersRepository(db: Db) {
     },
 
     async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
-      const rows = await db.update(users).set({ passwordHash }).where(eq(users.id, id)).returning({ id: users.id });
+      const rows = await db
+        .update(users)
+        .set({ passwordHash })
+        .where(eq(users.id, id))
+        .returning({ id: users.id });
       return rows.length > 0;
     },
 
@@ -69,7 +76,9 @@ export function createUsersRepository(db: Db) {
     async markEmailVerified(id: string, at: Date): Promise<void> {
       await db
         .update(users)
-        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
+        .set({
+          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)`,
+        })
         .where(eq(users.id, id));
     },
 

@@ -22,7 +22,10 @@ export const roleEnum = pgEnum('app_role', ['artist', 'admin', 'pending_artist']
 export const aalEnum = pgEnum('aal_level', ['aal1', 'aal2']);
 export const factorTypeEnum = pgEnum('factor_type', ['totp', 'webauthn', 'phone']);
 export const factorStatusEnum = pgEnum('factor_status', ['unverified', 'verified']);
-export const authTokenKindEnum = pgEnum('auth_token_kind', ['email_verification', 'password_reset']);
+export const authTokenKindEnum = pgEnum('auth_token_kind', [
+  'email_verification',
+  'password_reset',
+]);
 
 export const users = pgTable(
   'users',
@@ -65,7 +68,10 @@ export const userRoles = pgTable(
     role: roleEnum('role').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.role] }), index('user_roles_role_idx').on(t.role, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    index('user_roles_role_idx').on(t.role, t.createdAt),
+  ],
 );
 
 /** A session is a refresh-token family: one sign-in, many rotations, revoked as a whole. */
@@ -102,7 +108,10 @@ export const refreshTokens = pgTable(
     // Set when this token was exchanged; presenting it again is reuse.
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
+    index('refresh_tokens_session_idx').on(t.sessionId),
+  ],
 );
 
 export const mfaFactors = pgTable(
@@ -163,7 +172,10 @@ export const authTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('auth_tokens_hash_key').on(t.tokenHash), index('auth_tokens_user_idx').on(t.userId, t.kind)],
+  (t) => [
+    uniqueIndex('auth_tokens_hash_key').on(t.tokenHash),
+    index('auth_tokens_user_idx').on(t.userId, t.kind),
+  ],
 );
 
 /** Asymmetric keys for access tokens; the public halves are published as JWKS. */

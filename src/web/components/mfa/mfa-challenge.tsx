@@ -7,7 +7,13 @@ import { cn } from '@/web/lib/utils.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { CodeForm } from './code-input.tsx';
-import { factorLabel, isPromptDismissed, useFactors, useProvePasskey, useVerifyCode } from './use-mfa.ts';
+import {
+  factorLabel,
+  isPromptDismissed,
+  useFactors,
+  useProvePasskey,
+  useVerifyCode,
+} from './use-mfa.ts';
 
 export interface MfaChallengeProps {
   /** Called once a factor is verified; the cached session is already aal2 by then. */
@@ -23,21 +29,34 @@ export interface MfaChallengeProps {
  * and prove it — a TOTP code or the passkey prompt. Shown while the session is aal1 and its
  * next_aal is aal2.
  */
-export function MfaChallenge({ onVerified, onCancel, cancelLabel = 'Cancel', className }: MfaChallengeProps) {
+export function MfaChallenge({
+  onVerified,
+  onCancel,
+  cancelLabel = 'Cancel',
+  className,
+}: MfaChallengeProps) {
   const factors = useFactors();
-  const verified = (factors.data ?? []).filter((f) => f.status === 'verified' && f.factor_type !== 'phone');
+  const verified = (factors.data ?? []).filter(
+    (f) => f.status === 'verified' && f.factor_type !== 'phone',
+  );
   const [chosenId, setChosenId] = useState<string | null>(null);
   const chosen = verified.find((f) => f.id === chosenId) ?? verified[0];
 
   return (
-    <section aria-labelledby="mfa-challenge-title" className={cn('grid gap-4', className)} data-testid="mfa-challenge">
+    <section
+      aria-labelledby="mfa-challenge-title"
+      className={cn('grid gap-4', className)}
+      data-testid="mfa-challenge"
+    >
       <div className="flex items-start gap-3">
         <ShieldCheck className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
         <div>
           <h2 id="mfa-challenge-title" className="font-semibold">
             Two-step verification
           </h2>
-          <p className="text-sm text-muted-foreground">Confirm it's you with one of your security methods.</p>
+          <p className="text-sm text-muted-foreground">
+            Confirm it's you with one of your security methods.
+          </p>
         </div>
       </div>
 
@@ -46,18 +65,30 @@ export function MfaChallenge({ onVerified, onCancel, cancelLabel = 'Cancel', cla
       ) : factors.isError ? (
         <div role="alert" className="grid gap-2 text-sm">
           <p>{errorMessage(factors.error, 'Could not load your security methods.')}</p>
-          <Button variant="outline" size="sm" className="w-fit" onClick={() => void factors.refetch()}>
+          <Button
+            variant="outline"
+            size="sm"
+            className="w-fit"
+            onClick={() => void factors.refetch()}
+          >
             Try again
           </Button>
         </div>
       ) : !chosen ? (
-        <p className="text-sm text-muted-foreground">No verified security method is set up for this account.</p>
+        <p className="text-sm text-muted-foreground">
+          No verified security method is set up for this account.
+        </p>
       ) : (
         <>
           {verified.length > 1 && (
             <div role="radiogroup" aria-label="Security method" className="flex flex-wrap gap-2">
               {verified.map((f) => (
-                <FactorChoice key={f.id} factor={f} selected={f.id === chosen.id} onSelect={() => setChosenId(f.id)} />
+                <FactorChoice
+                  key={f.id}
+                  factor={f}
+                  selected={f.id === chosen.id}
+                  onSelect={() => setChosenId(f.id)}
+                />
               ))}
             </div>
           )}
@@ -78,7 +109,15 @@ export function MfaChallenge({ onVerified, onCancel, cancelLabel = 'Cancel', cla
   );
 }
 
-function FactorChoice({ factor, selected, onSelect }: { factor: Factor; selected: boolean; onSelect: () => void }) {
+function FactorChoice({
+  factor,
+  selected,
+  onSelect,
+}: {
+  factor: Factor;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const Icon = factor.factor_type === 'webauthn' ? KeyRound : Smartphone;
   return (
     <Button
@@ -113,7 +152,9 @@ function TotpAnswer({ factor, onVerified }: { factor: Factor; onVerified: () => 
               onSuccess: () => onVerified(),
               onError: (e) => {
                 setCode('');
-                toast.error('Verification failed', { description: errorMessage(e, 'Invalid verification code') });
+                toast.error('Verification failed', {
+                  description: errorMessage(e, 'Invalid verification code'),
+                });
               },
             },
           )
@@ -145,7 +186,11 @@ function PasskeyAnswer({ factor, onVerified }: { factor: Factor; onVerified: () 
           })
         }
       >
-        {prove.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <KeyRound aria-hidden="true" />}
+        {prove.isPending ? (
+          <LoaderCircle className="animate-spin" aria-hidden="true" />
+        ) : (
+          <KeyRound aria-hidden="true" />
+        )}
         {prove.isPending ? 'Waiting for passkey...' : 'Use passkey'}
       </Button>
     </div>

@@ -29,7 +29,12 @@ function CopyBox({ label, value }: { label: string; value: string }) {
         <code className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-2 font-mono text-xs break-all select-all">
           {value}
         </code>
-        <Button variant="outline" size="icon" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+        <Button
+          variant="outline"
+          size="icon"
+          onClick={() => void copy()}
+          aria-label={`Copy ${label.toLowerCase()}`}
+        >
           {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
         </Button>
       </div>
@@ -52,7 +57,10 @@ export function TotpSetup({
   return (
     <div className="grid gap-4 rounded-lg border p-4" data-testid="totp-setup">
       <ol className="grid list-decimal gap-1 pl-5 text-sm">
-        <li>In your authenticator app, add an account with the setup key (or open the link on your phone).</li>
+        <li>
+          In your authenticator app, add an account with the setup key (or open the link on your
+          phone).
+        </li>
         <li>Enter the 6-digit code it shows to finish.</li>
       </ol>
       <CopyBox label="Setup key" value={enrolled.totp.secret} />
@@ -71,7 +79,9 @@ export function TotpSetup({
               },
               onError: (e) => {
                 setCode('');
-                toast.error('Verification failed', { description: errorMessage(e, 'Invalid verification code') });
+                toast.error('Verification failed', {
+                  description: errorMessage(e, 'Invalid verification code'),
+                });
               },
             },
           )

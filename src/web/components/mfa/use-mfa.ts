@@ -19,12 +19,21 @@ export function useFactors() {
 
 /** A verification returns the elevated session: it replaces the cached one at once. */
 function adoptElevated(qc: QueryClient, s: AuthSession) {
-  const info: SessionInfo = { user: s.user, aal: s.aal, next_aal: s.next_aal, expires_at: s.expires_at };
+  const info: SessionInfo = {
+    user: s.user,
+    aal: s.aal,
+    next_aal: s.next_aal,
+    expires_at: s.expires_at,
+  };
   qc.setQueryData(sessionKey, info);
   return qc.invalidateQueries({ queryKey: factorsKey });
 }
 
-const labels: Record<FactorType, string> = { totp: 'Authenticator app', webauthn: 'Passkey', phone: 'Phone' };
+const labels: Record<FactorType, string> = {
+  totp: 'Authenticator app',
+  webauthn: 'Passkey',
+  phone: 'Phone',
+};
 export const factorLabel = (f: Pick<Factor, 'factor_type' | 'friendly_name'>) =>
   f.friendly_name ?? labels[f.factor_type];
 
@@ -38,9 +47,12 @@ function freeName(type: FactorType, existing: Factor[] | undefined): string {
   }
 }
 
-const challenge = (factorId: string) => api.post<Challenge>(`/auth/factors/${factorId}/challenge`, {});
-const verify = (factorId: string, body: { challenge_id: string; code?: string; credential?: unknown }) =>
-  api.post<AuthSession>(`/auth/factors/${factorId}/verify`, body);
+const challenge = (factorId: string) =>
+  api.post<Challenge>(`/auth/factors/${factorId}/challenge`, {});
+const verify = (
+  factorId: string,
+  body: { challenge_id: string; code?: string; credential?: unknown },
+) => api.post<AuthSession>(`/auth/factors/${factorId}/verify`, body);
 
 /** A cancelled or timed-out browser prompt, as opposed to a server refusal. */
 export function isPromptDismissed(e: unknown): boolean {
@@ -84,7 +96,8 @@ export function useAddPasskey() {
       if (!ceremony?.webauthn) throw new Error('The server sent no passkey options');
       try {
         const credential = await startRegistration({
-          optionsJSON: ceremony.webauthn.options as unknown as PublicKeyCredentialCreationOptionsJSON,
+          optionsJSON: ceremony.webauthn
+            .options as unknown as PublicKeyCredentialCreationOptionsJSON,
         });
         return await verify(enrolled.id, { challenge_id: ceremony.id, credential });
       } catch (e) {
