@@ -4,6 +4,7 @@
  * so the same seed always gives the same bytes. Output is 16-bit PCM mono WAV, 22.05 kHz by
  * default to keep a 30 s track near 1.3 MB.
  */
+import { GENRES, type Genre } from '../../core/validation/song.rules.ts';
 
 export type Wave = 'sine' | 'triangle' | 'square' | 'saw';
 
@@ -37,17 +38,8 @@ const MINOR = [0, 2, 3, 5, 7, 8, 10];
 const DORIAN = [0, 2, 3, 5, 7, 9, 10];
 const MIXOLYDIAN = [0, 2, 4, 5, 7, 9, 10];
 
-export const GENRES = [
-  'Pop',
-  'Rock',
-  'Hip Hop',
-  'Electronic',
-  'Jazz',
-  'Classical',
-  'R&B',
-  'Country',
-] as const;
-export type Genre = (typeof GENRES)[number];
+// The spec's eight genres, one flavour each (core owns the list).
+export { GENRES, type Genre };
 
 export const FLAVOURS: Record<Genre | 'Podcast', Flavour> = {
   Pop: {
