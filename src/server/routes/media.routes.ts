@@ -31,6 +31,10 @@ export const mediaRoutes =
       method: ['GET', 'HEAD'],
       url: '/media/:bucket/:key',
       config: { access: 'public' },
+      // helmet's page headers (CSP, frame options…) are for documents; media sets its own
+      // (nosniff, CORP, a script-blocking CSP on SVG) and skips ~0.25 ms of header building
+      // per request, a third of a Range request's time to first byte.
+      helmet: false,
       schema: {
         tags: ['media'],
         summary: 'Stream a stored file (Range, If-None-Match, If-Range)',

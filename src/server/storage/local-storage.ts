@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import {
   assertLocation,
   assertPutOptions,
@@ -29,6 +30,8 @@ import {
  * requests for one file): a cached size spares read() an fstat, so a seek costs open + read.
  * A file deleted by another process is still caught by read()'s open (→ notFound).
  */
+
+const openForRead = (file: string) => promisify(fs.open)(file, 'r');
 export function createLocalStorage(root: string): Storage {
   const ready = new Map<Bucket, Promise<unknown>>();
   const dirOf = (bucket: Bucket) => path.join(root, bucket);
@@ -88,21 +91,24 @@ export function createLocalStorage(root: string): Storage {
     async read(bucket, key, range?: ByteRange): Promise<Readable> {
       const file = fileOf(bucket, key);
       assertRange(range);
-      let handle: fsp.FileHandle;
+      // A numeric fd and fs.createReadStream: FileHandle streams read through the promise
+      // API chunk by chunk, which measurably delays the first byte of a Range response.
+      let fd: number;
       try {
-        handle = await fsp.open(file, 'r');
+        fd = await openForRead(file);
       } catch (error) {
         if (isMissing(error)) throw notFound();
         throw error;
       }
+      const stream = (opts: { start?: number; end?: number }) =>
+        fs.createReadStream(file, { fd, autoClose: true, highWaterMark: 256 * 1024, ...opts });
       try {
-        if (!range) return handle.createReadStream({ highWaterMark: 256 * 1024 });
-        const size = cache.get(file)?.size ?? (await handle.stat()).size;
+        if (!range) return stream({});
+        const size = cache.get(file)?.size ?? (await fsp.stat(file)).size;
         if (range.start >= size) throw unsatisfiable(size);
-        const end = Math.min(range.end, size - 1);
-        return handle.createReadStream({ start: range.start, end, highWaterMark: 256 * 1024 });
+        return stream({ start: range.start, end: Math.min(range.end, size - 1) });
       } catch (error) {
-        await handle.close();
+        fs.close(fd, () => {});
         throw error;
       }
     },
