@@ -5,6 +5,7 @@ import { useHomeSongs } from '@/web/hooks/use-home-songs.ts';
 import { useSession } from '@/web/hooks/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { SongSection } from '@/web/components/song-section.tsx';
+import { AdSlot } from '@/web/components/ad-slot.tsx';
 
 function AiBanner() {
   return (
@@ -75,6 +76,7 @@ export default function HomePage() {
         {name ? `Welcome back, ${name}` : 'Welcome back'}
       </p>
       <AiBanner />
+      <AdSlot />
       <SongSection
         id="recent-tracks"
         title="Recent Tracks"
