@@ -2,7 +2,7 @@ import { bigint, check, timestamp } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
-// Shared column shapes for the feature schemas (auth.schema.ts keeps its own).
+// Shared column shapes for the feature schemas.
 //
 // Descending indexes are written `.desc().nullsFirst()`: that is what a plain
 // `ORDER BY x DESC` means in PostgreSQL, and drizzle's bare `.desc()` emits NULLS LAST,
