@@ -17,7 +17,6 @@ import { createdAt } from './columns.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
-
 export const roleEnum = pgEnum('app_role', ['artist', 'admin', 'pending_artist']);
 export const aalEnum = pgEnum('aal_level', ['aal1', 'aal2']);
 export const factorTypeEnum = pgEnum('factor_type', ['totp', 'webauthn', 'phone']);
