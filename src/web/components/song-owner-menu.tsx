@@ -7,7 +7,6 @@ import { toast } from 'sonner';
 import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
 import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
-import { GENRES } from '@/core/validation/song.rules.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/lib/upload.ts';
 import { firstEditProblem, type SongEditField } from '@/web/lib/song-edit-check.ts';
@@ -29,6 +28,7 @@ import {
 } from '@/web/components/ui/dropdown-menu.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
+import { GenreInput } from '@/web/components/genre-input.tsx';
 
 type Open = 'edit' | 'delete' | null;
 
@@ -184,21 +184,12 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
         </div>
         <div className="space-y-2">
           <Label htmlFor={`${ids}-genre`}>Genre</Label>
-          <Input
+          <GenreInput
             id={`${ids}-genre`}
-            name="genre"
             value={genre}
-            onChange={(e) => setGenre(e.target.value)}
-            aria-invalid={invalid === 'genre' || undefined}
-            list={`${ids}-genres`}
-            placeholder="e.g. Rock"
-            autoComplete="off"
+            onChange={setGenre}
+            invalid={invalid === 'genre'}
           />
-          <datalist id={`${ids}-genres`}>
-            {GENRES.map((g) => (
-              <option key={g} value={g} />
-            ))}
-          </datalist>
         </div>
         <div className="space-y-2">
           <Label htmlFor={`${ids}-cover`}>

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { ArrowLeft, FileAudio, ImageIcon, LoaderCircle, Upload } from 'lucide-react';
 import { songUploadFields, type SongDto } from '@/contracts/songs.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
-import { GENRES, songMessages } from '@/core/validation/song.rules.ts';
+import { songMessages } from '@/core/validation/song.rules.ts';
 import { firstUploadProblem } from '@/web/lib/song-upload-check.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/lib/upload.ts';
@@ -22,6 +22,7 @@ import {
 } from '@/web/components/ui/card.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
+import { GenreInput } from '@/web/components/genre-input.tsx';
 
 // Spec §8: every failure of a song upload, client check or server answer, has this title.
 const FAILED = 'Upload Failed';
@@ -159,20 +160,7 @@ export default function UploadPage() {
 
               <div className="space-y-2">
                 <Label htmlFor={`${ids}-genre`}>Genre</Label>
-                <Input
-                  id={`${ids}-genre`}
-                  name="genre"
-                  value={genre}
-                  onChange={(e) => setGenre(e.target.value)}
-                  list={`${ids}-genres`}
-                  placeholder="e.g. Rock"
-                  autoComplete="off"
-                />
-                <datalist id={`${ids}-genres`}>
-                  {GENRES.map((g) => (
-                    <option key={g} value={g} />
-                  ))}
-                </datalist>
+                <GenreInput id={`${ids}-genre`} value={genre} onChange={setGenre} />
               </div>
 
               <div className="space-y-2">
