@@ -25,6 +25,7 @@ import {
   useFactors,
   useRemoveFactor,
 } from '@/web/components/mfa/use-mfa.ts';
+import { FactorsLoadError } from '@/web/components/mfa/factors-load-error.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 type TotpEnrolment = EnrolledFactor & { totp: NonNullable<EnrolledFactor['totp']> };
@@ -158,17 +159,7 @@ export default function SecurityPage() {
               <Skeleton className="h-12" />
             </div>
           ) : factors.isError ? (
-            <div role="alert" className="grid gap-2 text-sm">
-              <p>{errorMessage(factors.error, 'Could not load your security methods.')}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="w-fit"
-                onClick={() => void factors.refetch()}
-              >
-                Try again
-              </Button>
-            </div>
+            <FactorsLoadError error={factors.error} onRetry={() => void factors.refetch()} />
           ) : list.length === 0 ? (
             <p className="text-sm text-muted-foreground">No security methods yet.</p>
           ) : (

@@ -14,6 +14,7 @@ import {
   useProvePasskey,
   useVerifyCode,
 } from './use-mfa.ts';
+import { FactorsLoadError } from '@/web/components/mfa/factors-load-error.tsx';
 
 export interface MfaChallengeProps {
   /** Called once a factor is verified; the cached session is already aal2 by then. */
@@ -63,17 +64,7 @@ export function MfaChallenge({
       {factors.isPending ? (
         <LoadingMessage label="Loading your security methods..." />
       ) : factors.isError ? (
-        <div role="alert" className="grid gap-2 text-sm">
-          <p>{errorMessage(factors.error, 'Could not load your security methods.')}</p>
-          <Button
-            variant="outline"
-            size="sm"
-            className="w-fit"
-            onClick={() => void factors.refetch()}
-          >
-            Try again
-          </Button>
-        </div>
+        <FactorsLoadError error={factors.error} onRetry={() => void factors.refetch()} />
       ) : !chosen ? (
         <p className="text-sm text-muted-foreground">
           No verified security method is set up for this account.
