@@ -3,12 +3,31 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-// The dependency rule of ARCHITECTURE.md, enforced: web → contracts → core ← server;
-// web and server never import each other; only server/db imports Drizzle.
-const layer = (files, patterns) => ({
+// The dependency rule of ARCHITECTURE.md, enforced: web → contracts → core ← server; web and
+// server never import each other; a feature module reaches another only through its
+// <feature>.module.ts; only repositories (*.repository.ts) and src/server/db import Drizzle.
+const layer = (files, patterns, ignores = []) => ({
   files,
+  ignores,
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
+
+const noWeb = { group: ['**/web/**'], message: 'server never imports the web app' };
+const noDrizzle = {
+  group: ['drizzle-orm', 'drizzle-orm/*'],
+  message: 'only repositories (*.repository.ts) and src/server/db import Drizzle',
+};
+// From inside modules/<a>/: `../<b>/<file>` is another module's internals unless <file> is
+// its <b>.module.ts.
+const siblingModuleInternals = {
+  regex: String.raw`^\.\./[^./][^/]*/(?![^/]+\.module\.ts$)`,
+  message: 'another feature module is reached only through its <feature>.module.ts',
+};
+// From anywhere else in the server (app.ts, bootstrap, cli, demo…): the same, by path.
+const moduleInternals = {
+  regex: String.raw`(^|/)modules/[^/]+/(?![^/]+\.module\.ts$)`,
+  message: 'a feature module is reached only through its <feature>.module.ts',
+};
 
 export default tseslint.config(
   {
@@ -65,22 +84,21 @@ export default tseslint.config(
       },
     ],
   ),
-  layer(['src/server/**'], [{ group: ['**/web/**'], message: 'server never imports the web app' }]),
+  layer(['src/server/db/**'], [noWeb]),
   layer(
-    [
-      'src/server/routes/**',
-      'src/server/services/**',
-      'src/server/auth/**',
-      'src/server/http/**',
-      'src/server/demo/**',
-      'src/server/cli/**',
-    ],
-    [
-      { group: ['**/web/**'], message: 'server never imports the web app' },
-      {
-        group: ['drizzle-orm', 'drizzle-orm/*'],
-        message: 'only src/server/db imports Drizzle: use a repository',
-      },
-    ],
+    ['src/server/modules/**'],
+    [noWeb, siblingModuleInternals, noDrizzle],
+    ['**/*.repository.ts'],
+  ),
+  layer(['src/server/modules/**/*.repository.ts'], [noWeb, siblingModuleInternals]),
+  layer(
+    ['src/server/**'],
+    [noWeb, moduleInternals, noDrizzle],
+    ['src/server/db/**', 'src/server/modules/**', '**/*.repository.ts'],
+  ),
+  layer(
+    ['src/server/**/*.repository.ts'],
+    [noWeb, moduleInternals],
+    ['src/server/db/**', 'src/server/modules/**'],
   ),
 );

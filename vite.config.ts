@@ -86,7 +86,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
-    preloadFirstScreen('/src/web/pages/auth-page.tsx'),
+    preloadFirstScreen('/src/web/features/auth/auth-page.tsx'),
     precompress(),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },

@@ -26,7 +26,7 @@ import { openPglite, openPostgres, type Database } from '../src/server/db/client
 import {
   createSongsRepository,
   type SongSort,
-} from '../src/server/db/repositories/songs.repository.ts';
+} from '../src/server/modules/songs/songs.repository.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { AppError, ErrorCode } from '../core/errors.ts';
-import { createRolesRepository, type RolesRepository } from './db/repositories/roles.repository.ts';
-import { createDemoRepository } from './db/repositories/demo.repository.ts';
+import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
+import { createDemoRepository } from './demo/demo.repository.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { credentialsBlock, seedDemo, type Accounts, type DemoResult } from './demo/seed.ts';
@@ -29,7 +29,7 @@ export type BootstrapResult = { admin: 'created' | 'promoted' | 'none'; demo: De
  */
 export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
   const { env, database, log } = deps;
-  const roles = createRolesRepository(database.db);
+  const roles = createRolesModule(database.db);
   const demoRepo = createDemoRepository(database.db);
   // Decided before the admin is made, or ADMIN_EMAIL would make every database look used.
   const wasEmpty = !(await demoRepo.hasAnyUser());
@@ -72,7 +72,7 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
 async function ensureAdmin(
   admin: { email: string; password: string },
   accounts: Accounts,
-  roles: RolesRepository,
+  roles: RolesModule,
   log: FastifyBaseLogger,
 ): Promise<'created' | 'promoted'> {
   const existing = await accounts.findByEmail(admin.email);

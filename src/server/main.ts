@@ -4,7 +4,7 @@ import path from 'node:path';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './app.ts';
-import { resolveSecretKey } from './secrets.ts';
+import { resolveSecretKey } from './security/secrets.ts';
 import { bootstrap } from './bootstrap.ts';
 
 function loadEnv(): Env {

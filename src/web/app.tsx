@@ -3,23 +3,25 @@ import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-rou
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
 import { isApiError } from '@/web/lib/api-client.ts';
-import { screens, type ScreenHandle } from '@/web/lib/screens.ts';
-import { useSessionKeeper } from '@/web/hooks/use-session.ts';
-import { AppShell } from '@/web/components/lazy-app-shell.tsx';
+import { screens, type ScreenHandle } from '@/web/shell/screens.ts';
+import { useSessionKeeper } from '@/web/features/auth/use-session.ts';
+import { AppShell } from '@/web/shell/lazy-app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
-import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/components/route-guards.tsx';
-import { PlayerProvider } from '@/web/player/player-provider.tsx';
+import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/shell/route-guards.tsx';
+import { PlayerProvider } from '@/web/features/player/player-provider.tsx';
 
 // One chunk per screen: only the shell and the router ship in the first load.
-const AuthPage = lazy(() => import('./pages/auth-page.tsx'));
-const HomePage = lazy(() => import('./pages/home-page.tsx'));
-const BrowsePage = lazy(() => import('./pages/browse-page.tsx'));
-const SearchPage = lazy(() => import('./pages/search-page.tsx'));
-const UploadPage = lazy(() => import('./pages/upload-page.tsx'));
-const AdminArtistApprovalPage = lazy(() => import('./pages/admin-artist-approval-page.tsx'));
-const NotFoundPage = lazy(() => import('./pages/not-found-page.tsx'));
-const ScreenPage = lazy(() => import('./pages/screen-page.tsx'));
-const SecurityPage = lazy(() => import('./pages/security-page.tsx'));
+const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
+const HomePage = lazy(() => import('./features/catalogue/home-page.tsx'));
+const BrowsePage = lazy(() => import('./features/catalogue/browse-page.tsx'));
+const SearchPage = lazy(() => import('./features/catalogue/search-page.tsx'));
+const UploadPage = lazy(() => import('./features/upload/upload-page.tsx'));
+const AdminArtistApprovalPage = lazy(
+  () => import('./features/artist-approval/artist-approval-page.tsx'),
+);
+const NotFoundPage = lazy(() => import('./shell/not-found-page.tsx'));
+const ScreenPage = lazy(() => import('./shell/screen-page.tsx'));
+const SecurityPage = lazy(() => import('./features/auth/security-page.tsx'));
 
 function screen(
   path: string,

@@ -1,12 +1,12 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
-import { loadAppShell } from './components/lazy-app-shell.tsx';
+import { loadAppShell } from './shell/lazy-app-shell.tsx';
 import './styles.css';
 
 // Fetch the first screen's code alongside the session probe rather than after the router
 // and the guards have rendered (the lazy() calls in app.tsx then find it loaded).
-if (location.pathname === '/auth') void import('./pages/auth-page.tsx');
+if (location.pathname === '/auth') void import('./features/auth/auth-page.tsx');
 else void loadAppShell();
 
 const root = document.getElementById('root');

@@ -3,9 +3,9 @@
 // made with the app's own account service and roles repository, without spending sign-ups
 // (rate limited to 5 an hour per address).
 import { openDatabase } from '../../src/server/db/client.ts';
-import { createUsersRepository } from '../../src/server/db/repositories/users.repository.ts';
-import { createRolesRepository } from '../../src/server/db/repositories/roles.repository.ts';
-import { createAccountsService } from '../../src/server/auth/accounts.service.ts';
+import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
+import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
 import { E2E_ARTIST } from './accounts.ts';
 
 const dataDir = process.env.DATA_DIR;

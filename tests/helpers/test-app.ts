@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type App, type Clock } from '../../src/server/app.ts';
+import { buildApp, type App } from '../../src/server/app.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import { parseEnv, type Env } from '../../src/server/env.ts';
-import type { Mailer, Mail } from '../../src/server/services/mailer.ts';
+import type { Mailer, Mail } from '../../src/server/mail/mailer.ts';
 import { createTestDatabase, type DbKind, type TestDatabase } from './test-db.ts';
 
 export type TestContext = { app: App; db: TestDatabase; env: Env; clock: TestClock; mail: Mail[] };

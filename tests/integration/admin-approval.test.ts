@@ -3,7 +3,7 @@ import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { signUp } from './auth-helpers.ts';
 import type { App } from '../../src/server/app.ts';
-import { createRolesRepository } from '../../src/server/db/repositories/roles.repository.ts';
+import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

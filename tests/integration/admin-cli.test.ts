@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
 import { openPglite } from '../../src/server/db/client.ts';
-import { createRolesRepository } from '../../src/server/db/repositories/roles.repository.ts';
+import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 import {
   adminDeps,
   ExitCode,

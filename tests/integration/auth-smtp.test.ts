@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/server/app.ts';
-import { createMailer } from '../../src/server/services/mailer.ts';
+import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.ts';
 import { TestClock, testEnv } from '../helpers/test-app.ts';
 import { freshIp, signUp } from './auth-helpers.ts';

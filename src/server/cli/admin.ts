@@ -2,10 +2,10 @@ import { pathToFileURL } from 'node:url';
 import { EnvError, parseEnv } from '../env.ts';
 import { openDatabase, type Db } from '../db/client.ts';
 import {
-  createRolesRepository,
-  type RolesRepository,
-} from '../db/repositories/roles.repository.ts';
-import { createRoleHoldersRepository } from '../db/repositories/role-holders.repository.ts';
+  createRoleHolders,
+  createRolesModule,
+  type RolesModule,
+} from '../modules/roles/roles.module.ts';
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
 
 /*
@@ -57,7 +57,7 @@ export function parseAdminArgs(args: string[]): AdminCommand {
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export type AdminDeps = {
-  roles: RolesRepository;
+  roles: RolesModule;
   findUserId(email: string): Promise<string | null>;
   /** Every account with at least one role, for `list` without an email. */
   listRoleHolders(): Promise<{ email: string; roles: Role[] }[]>;
@@ -115,10 +115,10 @@ function unknownEmail(deps: AdminDeps, email: string) {
 
 /** The database-backed dependencies of the command. */
 export function adminDeps(db: Db, io: Pick<AdminDeps, 'out' | 'err'>): AdminDeps {
-  const holders = createRoleHoldersRepository(db);
+  const holders = createRoleHolders(db);
   return {
     ...io,
-    roles: createRolesRepository(db),
+    roles: createRolesModule(db),
     findUserId: holders.findUserId,
     listRoleHolders: holders.listRoleHolders,
   };

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AuthModule } from '../auth/auth.module.ts';
-import type { RolesRepository } from '../db/repositories/roles.repository.ts';
-import type { DemoContent, DemoRepository } from '../db/repositories/demo.repository.ts';
+import type { AuthModule } from '../modules/auth/auth.module.ts';
+import type { RolesModule } from '../modules/roles/roles.module.ts';
+import type { DemoContent, DemoRepository } from './demo.repository.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../storage/storage.ts';
 import { renderCover } from './covers.ts';
@@ -14,7 +14,7 @@ import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
  *
  * Media goes through the Storage interface (local `${DATA_DIR}/media/<bucket>/<key>` by
  * default, S3 with STORAGE=s3) under server-made keys; rows store the public URL
- * `/media/<bucket>/<key>` (served by routes/media.routes.ts) and the key in `*_key`.
+ * `/media/<bucket>/<key>` (served by modules/media/media.routes.ts) and the key in `*_key`.
  */
 
 export const DEMO_PASSWORD = 'canto-demo';
@@ -24,7 +24,7 @@ export type Accounts = AuthModule['accounts'];
 
 export type DemoDeps = {
   accounts: Accounts;
-  roles: RolesRepository;
+  roles: RolesModule;
   repo: DemoRepository;
   storage: Storage;
   now: () => Date;

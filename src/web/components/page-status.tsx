@@ -1,6 +1,6 @@
 import { LoaderCircle, WifiOff } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
-import { BrandMark } from '@/web/components/brand.tsx';
+import { BrandMark } from '@/web/shell/brand.tsx';
 
 /** The loading message while something (the session, a screen's code) resolves. */
 export function LoadingMessage({ label = 'Loading...' }: { label?: string }) {

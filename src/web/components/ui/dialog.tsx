@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
-import { cn } from '@/web/lib/utils.ts';
+import { cn } from '@/web/components/ui/cn.ts';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;

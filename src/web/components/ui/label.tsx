@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Label as LabelPrimitive } from 'radix-ui';
-import { cn } from '@/web/lib/utils.ts';
+import { cn } from '@/web/components/ui/cn.ts';
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   return (

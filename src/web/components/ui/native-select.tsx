@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { ChevronDown } from 'lucide-react';
-import { cn } from '@/web/lib/utils.ts';
+import { cn } from '@/web/components/ui/cn.ts';
 
 /** A native <select> drawn like Input: the platform's own keyboard and screen-reader behaviour. */
 export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {

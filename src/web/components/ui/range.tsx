@@ -1,5 +1,5 @@
 import type { ComponentProps, CSSProperties } from 'react';
-import { cn } from '@/web/lib/utils.ts';
+import { cn } from '@/web/components/ui/cn.ts';
 
 /**
  * A native range input (keyboard, screen readers and touch for free) drawn as a thin track

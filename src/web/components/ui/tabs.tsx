@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Tabs as TabsPrimitive } from 'radix-ui';
-import { cn } from '@/web/lib/utils.ts';
+import { cn } from '@/web/components/ui/cn.ts';
 
 export function Tabs({ className, ...props }: ComponentProps<typeof TabsPrimitive.Root>) {
   return <TabsPrimitive.Root className={cn('flex flex-col gap-4', className)} {...props} />;

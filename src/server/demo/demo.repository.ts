@@ -1,0 +1,97 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import {
+  likedSongs,
+  notifications,
+  playlists,
+  playlistTracks,
+  podcastEpisodes,
+  podcasts,
+  profiles,
+  songs,
+  streamAnalytics,
+  userFollows,
+  users,
+} from '../db/schema/index.ts';
+
+export type DemoRepository = ReturnType<typeof createDemoRepository>;
+
+/** Rows of the demo catalogue; ids are chosen by the caller so rows can refer to each other. */
+export type DemoContent = {
+  bios: { userId: string; bio: string }[];
+  songs: (typeof songs.$inferInsert)[];
+  podcasts: (typeof podcasts.$inferInsert)[];
+  episodes: (typeof podcastEpisodes.$inferInsert)[];
+  follows: (typeof userFollows.$inferInsert)[];
+  likes: (typeof likedSongs.$inferInsert)[];
+  playlists: (typeof playlists.$inferInsert)[];
+  playlistTracks: (typeof playlistTracks.$inferInsert)[];
+  streams: (typeof streamAnalytics.$inferInsert)[];
+  notifications: (typeof notifications.$inferInsert)[];
+};
+
+export function createDemoRepository(db: Db) {
+  return {
+    /** Demo content goes only into a database nobody has used yet. */
+    async hasAnyUser(): Promise<boolean> {
+      const rows = await db
+        .select({ one: sql<number>`1` })
+        .from(users)
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** Everything but the accounts, in one transaction: all of it or none. */
+    async insertContent(c: DemoContent): Promise<void> {
+      await db.transaction(async (tx) => {
+        for (const { userId, bio } of c.bios) {
+          await tx.update(profiles).set({ bio }).where(eq(profiles.userId, userId));
+        }
+        if (c.songs.length) await tx.insert(songs).values(c.songs);
+        if (c.podcasts.length) await tx.insert(podcasts).values(c.podcasts);
+        if (c.episodes.length) await tx.insert(podcastEpisodes).values(c.episodes);
+        if (c.follows.length) await tx.insert(userFollows).values(c.follows);
+        if (c.likes.length) await tx.insert(likedSongs).values(c.likes);
+        if (c.playlists.length) await tx.insert(playlists).values(c.playlists);
+        if (c.playlistTracks.length) await tx.insert(playlistTracks).values(c.playlistTracks);
+        if (c.streams.length) await tx.insert(streamAnalytics).values(c.streams);
+        if (c.notifications.length) await tx.insert(notifications).values(c.notifications);
+        // The dashboard rollup, derived from the plays just written (UTC days).
+        await tx.execute(sql`
+          insert into artist_daily_analytics (artist_id, analytics_date, total_streams, unique_listeners, listened_ms)
+          select coalesce(s.artist_id, p.creator_id), (sa.played_at at time zone 'UTC')::date,
+                 count(*), count(distinct sa.user_id), sum(sa.listened_ms)
+          from stream_analytics sa
+          left join songs s on s.id = sa.song_id
+          left join podcast_episodes e on e.id = sa.podcast_episode_id
+          left join podcasts p on p.id = e.podcast_id
+          where coalesce(s.artist_id, p.creator_id) is not null
+          group by 1, 2
+          on conflict (artist_id, analytics_date) do update
+            set total_streams = excluded.total_streams,
+                unique_listeners = excluded.unique_listeners,
+                listened_ms = excluded.listened_ms,
+                updated_at = now()`);
+      });
+    },
+
+    /** Row counts of the demo tables, for the start-up log and tests. */
+    async counts(): Promise<Record<string, number>> {
+      const result = (await db.execute(sql`
+        select (select count(*) from users)::int as users,
+               (select count(*) from songs)::int as songs,
+               (select count(*) from podcasts)::int as podcasts,
+               (select count(*) from podcast_episodes)::int as episodes,
+               (select count(*) from user_follows)::int as follows,
+               (select count(*) from liked_songs)::int as likes,
+               (select count(*) from playlists)::int as playlists,
+               (select count(*) from playlist_tracks)::int as playlist_tracks,
+               (select count(*) from stream_analytics)::int as streams,
+               (select count(*) from notifications)::int as notifications,
+               (select count(*) from artist_daily_analytics)::int as artist_days`)) as unknown as {
+        rows: Record<string, number>[];
+      };
+      return result.rows[0]!;
+    },
+  };
+}

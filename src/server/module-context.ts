@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../core/clock.ts';
+import type { Database } from './db/client.ts';
+import type { Env } from './env.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Storage } from './storage/storage.ts';
+
+/**
+ * What the platform hands every feature module: settings, the database, time, the log and
+ * the shared infrastructure. A module takes what it needs from here and other modules'
+ * public APIs as explicit arguments, never a bag of everything.
+ */
+export type ModuleContext = {
+  env: Env;
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  storage: Storage;
+  mailer: Mailer;
+};
+
+/** A feature's routes as one plugin, registered at the root (routes carry their own prefixes). */
+export type FeatureModule = { name: string; plugin: FastifyPluginAsync };

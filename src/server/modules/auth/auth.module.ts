@@ -1,0 +1,98 @@
+import type { FastifyReply } from 'fastify';
+import type { AuthSession } from '../../../contracts/auth.contract.ts';
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { RolesModule } from '../roles/roles.module.ts';
+import type { Principal } from '../../http/access-policy.ts';
+import { resolveSecretKey } from '../../security/secrets.ts';
+import { createAuthTokensRepository } from './auth-tokens.repository.ts';
+import { createRateLimitsRepository } from '../../security/rate-limits.repository.ts';
+import { createSessionsRepository } from './sessions.repository.ts';
+import { createSigningKeysRepository } from '../../security/signing-keys.repository.ts';
+import { createUsersRepository } from './users.repository.ts';
+import { createAccountsService } from './accounts.service.ts';
+import { authRoutes, wellKnownRoutes } from './auth.routes.ts';
+import { createSessionCookies } from './session-cookies.ts';
+import { createKeyStore } from '../../security/keys.ts';
+import { createRateLimiter } from '../../security/rate-limit.ts';
+import { createRecoveryService } from './recovery.service.ts';
+import { createSecretBox } from '../../security/secret-box.ts';
+import { createSessionsService } from './sessions.service.ts';
+
+export type AuthModule = FeatureModule & {
+  resolvePrincipal(accessToken: string): Promise<Principal | null>;
+  /** Account creation for start-up (ADMIN_EMAIL), the admin CLI and demo content. */
+  accounts: {
+    create(input: {
+      email: string;
+      password: string;
+      displayName: string;
+      isArtist?: boolean;
+    }): Promise<{ userId: string }>;
+    findByEmail(email: string): Promise<{ userId: string } | null>;
+    setPassword(userId: string, password: string): Promise<void>;
+  };
+  /**
+   * Raises a session to aal2 after a verified MFA factor (used by the MFA module) and
+   * returns fresh credentials for it; the caller sets them with setSessionCookies.
+   */
+  elevate(sessionId: string): Promise<AuthSession>;
+  setSessionCookies(reply: FastifyReply, session: AuthSession): void;
+  /** Whether the user has at least one verified factor (next_aal = aal2). */
+  hasVerifiedFactor(userId: string): Promise<boolean>;
+};
+
+/** Wires the auth repositories and services; owns no rules itself. */
+export async function createAuthModule(
+  ctx: ModuleContext,
+  { roles }: { roles: RolesModule },
+): Promise<AuthModule> {
+  const { env, database, clock, mailer, log } = ctx;
+  const db = database.db;
+  const now = () => clock.now();
+  const secretKey = env.secretKey ?? resolveSecretKey(undefined, env.dataDir);
+
+  const users = createUsersRepository(db);
+  const keys = await createKeyStore({
+    repo: createSigningKeysRepository(db),
+    box: createSecretBox(secretKey, 'signing-keys'),
+    now,
+  });
+  const sessions = createSessionsService({
+    sessions: createSessionsRepository(db),
+    users,
+    roles,
+    keys,
+    issuer: env.publicUrl,
+    clock,
+  });
+  const accounts = createAccountsService({ users });
+  const recovery = createRecoveryService({
+    users,
+    tokens: createAuthTokensRepository(db),
+    mailer,
+    publicUrl: env.publicUrl,
+    clock,
+    log,
+  });
+  const limiter = createRateLimiter({ repo: createRateLimitsRepository(db), now });
+  const cookies = createSessionCookies(env.publicUrl);
+
+  const routes = authRoutes({ accounts, sessions, recovery, limiter, cookies, keys });
+  return {
+    name: 'auth',
+    // Sign-up/in/out, refresh, session and recovery under /api/auth; the JWKS at the root.
+    plugin: async (app) => {
+      await app.register(routes, { prefix: '/api/auth' });
+      await app.register(wellKnownRoutes({ keys }));
+    },
+    resolvePrincipal: sessions.resolvePrincipal,
+    accounts: {
+      create: accounts.create,
+      findByEmail: accounts.findByEmail,
+      setPassword: accounts.setPassword,
+    },
+    elevate: sessions.elevate,
+    setSessionCookies: cookies.set,
+    hasVerifiedFactor: users.hasVerifiedFactor,
+  };
+}

@@ -1,0 +1,103 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import type { Clock } from '../../../core/clock.ts';
+import type { AuthTokensRepository, AuthTokenKind } from './auth-tokens.repository.ts';
+import type { UsersRepository } from './users.repository.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { hashPassword } from '../../security/passwords.ts';
+import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
+
+export type RecoveryService = ReturnType<typeof createRecoveryService>;
+
+const HOUR = 60 * 60 * 1000;
+const lifetime: Record<AuthTokenKind, number> = {
+  password_reset: HOUR,
+  email_verification: 24 * HOUR,
+};
+
+/** Password reset and email verification by single-use emailed links (product.md §2). */
+export function createRecoveryService(deps: {
+  users: UsersRepository;
+  tokens: AuthTokensRepository;
+  mailer: Mailer;
+  publicUrl: string;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}) {
+  const { users, tokens, mailer, clock } = deps;
+
+  async function issue(userId: string, kind: AuthTokenKind): Promise<string> {
+    const token = newOpaqueToken();
+    const now = clock.now();
+    await tokens.create({
+      userId,
+      kind,
+      tokenHash: tokenHash(token),
+      now,
+      expiresAt: new Date(now.getTime() + lifetime[kind]),
+    });
+    return token;
+  }
+
+  // Not awaited by callers: a slow SMTP server must neither delay the answer nor reveal,
+  // by timing, that an address exists. Failures are logged without the link.
+  function sendInBackground(to: string, subject: string, text: string) {
+    mailer.send({ to, subject, text }).catch((err: unknown) => {
+      deps.log.error(
+        { err: err instanceof Error ? err.message : String(err), subject },
+        'mail failed',
+      );
+    });
+  }
+
+  return {
+    /** Always succeeds from the caller's view; mails a reset link only to a known address. */
+    async requestPasswordReset(email: string): Promise<void> {
+      const user = await users.findCredentialsByEmail(email);
+      if (!user) return;
+      const token = await issue(user.id, 'password_reset');
+      const link = `${deps.publicUrl}/auth?reset=${encodeURIComponent(token)}`;
+      sendInBackground(
+        email,
+        'Reset your Canto password',
+        `Someone asked to reset the password of your Canto account.\n\nOpen this link within an hour to choose a new one:\n${link}\n\nIf it was not you, ignore this message.`,
+      );
+    },
+
+    /** Sets the new password, spends the token and signs the user out everywhere, atomically. */
+    async resetPassword(token: string, password: string): Promise<void> {
+      const passwordHash = await hashPassword(password);
+      const done = await tokens.resetPassword({
+        tokenHash: tokenHash(token),
+        passwordHash,
+        now: clock.now(),
+      });
+      if (!done)
+        throw new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
+    },
+
+    /** Only with real mail (SMTP_URL); without it verification is off and nothing is sent. */
+    async sendVerification(userId: string, email: string): Promise<void> {
+      if (!mailer.delivers) return;
+      const token = await issue(userId, 'email_verification');
+      const link = `${deps.publicUrl}/auth?verify=${encodeURIComponent(token)}`;
+      sendInBackground(
+        email,
+        'Confirm your Canto email',
+        `Welcome to Canto!\n\nConfirm your email address:\n${link}\n`,
+      );
+    },
+
+    async verifyEmail(token: string): Promise<void> {
+      const now = clock.now();
+      const spent = await tokens.consume({
+        kind: 'email_verification',
+        tokenHash: tokenHash(token),
+        now,
+      });
+      if (!spent)
+        throw new AppError(ErrorCode.validation, 'Verification link is invalid or has expired');
+      await users.markEmailVerified(spent.userId, now);
+    },
+  };
+}

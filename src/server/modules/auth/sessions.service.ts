@@ -1,0 +1,170 @@
+import { decodeJwt } from 'jose';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  decideRefresh,
+  sessionExpiryFrom,
+  sessionIsLive,
+} from '../../../core/auth/refresh-rotation.ts';
+import type { AuthSession, SessionInfo, SessionUser } from '../../../contracts/auth.contract.ts';
+import type { Clock } from '../../../core/clock.ts';
+import type { Principal } from '../../http/access-policy.ts';
+import type { RolesModule } from '../roles/roles.module.ts';
+import type { SessionRow, SessionsRepository } from './sessions.repository.ts';
+import type { UsersRepository } from './users.repository.ts';
+import type { KeyStore } from '../../security/keys.ts';
+import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
+
+export type SessionsService = ReturnType<typeof createSessionsService>;
+
+const expired = () =>
+  new AppError(ErrorCode.sessionExpired, 'Session expired. Please sign in again.');
+
+export function createSessionsService(deps: {
+  sessions: SessionsRepository;
+  users: UsersRepository;
+  roles: RolesModule;
+  keys: KeyStore;
+  issuer: string;
+  clock: Clock;
+}) {
+  const { sessions, users, roles, keys, clock } = deps;
+
+  async function userOf(userId: string): Promise<SessionUser | null> {
+    const [user, userRoles] = await Promise.all([users.findById(userId), roles.rolesOf(userId)]);
+    if (!user) return null;
+    return {
+      id: user.id,
+      email: user.email,
+      display_name: user.displayName,
+      email_verified: user.emailVerifiedAt !== null,
+      roles: userRoles,
+    };
+  }
+
+  async function nextAal(userId: string): Promise<'aal1' | 'aal2'> {
+    return (await users.hasVerifiedFactor(userId)) ? 'aal2' : 'aal1';
+  }
+
+  /** Access token for the session's current level, plus the refresh token just stored. */
+  async function credentials(session: SessionRow, refreshToken: string): Promise<AuthSession> {
+    const issuedAt = Math.floor(clock.now().getTime() / 1000);
+    const expiresAt = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
+    const [accessToken, user, next] = await Promise.all([
+      keys.sign(
+        { sub: session.userId, sid: session.id, aal: session.aal },
+        { issuer: deps.issuer, issuedAt, expiresAt },
+      ),
+      userOf(session.userId),
+      nextAal(session.userId),
+    ]);
+    if (!user) throw expired();
+    return {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_at: expiresAt,
+      aal: session.aal,
+      next_aal: next,
+      user,
+    };
+  }
+
+  return {
+    userOf,
+    nextAal,
+
+    async start(
+      userId: string,
+      meta: { ip: string | null; userAgent: string | null },
+    ): Promise<AuthSession> {
+      const now = clock.now();
+      const refreshToken = newOpaqueToken();
+      const session = await sessions.create({
+        userId,
+        tokenHash: tokenHash(refreshToken),
+        now,
+        expiresAt: sessionExpiryFrom(now),
+        ip: meta.ip,
+        userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      });
+      return credentials(session, refreshToken);
+    },
+
+    /** Exchanges a refresh token; showing an exchanged one again revokes its whole family. */
+    async refresh(presented: string): Promise<AuthSession> {
+      const now = clock.now();
+      const found = await sessions.findByRefreshHash(tokenHash(presented));
+      if (!found) throw expired();
+      const decision = decideRefresh(found.token, found.session, now);
+      const reused = async () => {
+        await sessions.revoke(found.session.id, 'refresh_token_reuse', now);
+        return new AppError(
+          ErrorCode.refreshReused,
+          'Refresh token already used. Please sign in again.',
+        );
+      };
+      if (decision === 'reused') throw await reused();
+      if (decision !== 'valid') throw expired();
+      const next = newOpaqueToken();
+      const result = await sessions.rotate({
+        tokenId: found.token.id,
+        sessionId: found.session.id,
+        newTokenHash: tokenHash(next),
+        now,
+        expiresAt: sessionExpiryFrom(now),
+      });
+      // Lost the race to a concurrent exchange of the same token: that is reuse too.
+      if (result.outcome === 'reused') throw await reused();
+      if (result.outcome === 'gone') throw expired();
+      return credentials(result.session, next);
+    },
+
+    /** Raises the session to aal2 and hands out a new access and refresh token for it. */
+    async elevate(sessionId: string): Promise<AuthSession> {
+      const next = newOpaqueToken();
+      const session = await sessions.elevate({
+        sessionId,
+        newTokenHash: tokenHash(next),
+        now: clock.now(),
+      });
+      if (!session) throw expired();
+      return credentials(session, next);
+    },
+
+    /** Revokes the session behind an access principal or a refresh token, when there is one. */
+    async signOut(input: {
+      principal: Principal | null;
+      refreshToken: string | undefined;
+    }): Promise<void> {
+      const now = clock.now();
+      if (input.principal) await sessions.revoke(input.principal.sessionId, 'sign_out', now);
+      if (input.refreshToken) {
+        const found = await sessions.findByRefreshHash(tokenHash(input.refreshToken));
+        if (found) await sessions.revoke(found.session.id, 'sign_out', now);
+      }
+    },
+
+    async revokeAllForUser(userId: string, reason: string): Promise<void> {
+      await sessions.revokeAllForUser(userId, reason, clock.now());
+    },
+
+    /** A valid signature and issuer, unexpired, and a live session of the same user. */
+    async resolvePrincipal(accessToken: string): Promise<Principal | null> {
+      const now = clock.now();
+      const claims = await keys.verify(accessToken, { issuer: deps.issuer, now });
+      if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
+      if (claims.aal !== 'aal1' && claims.aal !== 'aal2') return null;
+      const session = await sessions.findById(claims.sid).catch(() => null);
+      if (!session || session.userId !== claims.sub || !sessionIsLive(session, now)) return null;
+      return { userId: claims.sub, sessionId: claims.sid, aal: claims.aal };
+    },
+
+    /** GET /session: expires_at is the presented access token's own expiry. */
+    async info(principal: Principal, accessToken: string): Promise<SessionInfo> {
+      const [user, next] = await Promise.all([userOf(principal.userId), nextAal(principal.userId)]);
+      if (!user) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+      const exp = decodeJwt(accessToken).exp ?? 0;
+      return { user, aal: principal.aal, next_aal: next, expires_at: exp };
+    },
+  };
+}

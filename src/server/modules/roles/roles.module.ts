@@ -1,0 +1,17 @@
+import type { Db } from '../../db/client.ts';
+import { createRoleHoldersRepository } from './role-holders.repository.ts';
+import { createRolesRepository, type RolesRepository } from './roles.repository.ts';
+
+/**
+ * Roles (product.md §2): who holds `artist`, `pending_artist`, `admin`. No routes: roles
+ * change through artist approval, ADMIN_EMAIL and the admin CLI.
+ */
+export type RolesModule = RolesRepository;
+
+export function createRolesModule(db: Db): RolesModule {
+  return createRolesRepository(db);
+}
+
+/** Operator look-ups (the admin CLI): accounts by email and every role holder. */
+export const createRoleHolders = createRoleHoldersRepository;
+export type { RolesRepository };

@@ -1,0 +1,380 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { PodcastDto, SongDto } from '../../../contracts/songs.contract.ts';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import {
+  defaultSongTitle,
+  genreFilterValue,
+  listSizes,
+  songGenreRule,
+  songLimits,
+  songMessages,
+  songTitleRule,
+  type SearchSort,
+  type SearchType,
+} from '../../../core/validation/song.rules.ts';
+import type { PodcastRow, SongRow, SongsRepository } from './songs.repository.ts';
+import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import type {
+  CatalogueProvider,
+  ExternalTrack,
+} from '../../providers/catalogue/catalogue-provider.ts';
+import {
+  probeAudio,
+  processCover,
+  receiveAudio,
+  receiveCover,
+  type ReceivedAudio,
+} from './media-intake.ts';
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+/** One part of a multipart body, independent of the HTTP library that parsed it. */
+export type IncomingPart =
+  | { kind: 'field'; name: string; value: string; truncated: boolean }
+  | { kind: 'file'; name: string; filename: string; stream: Readable; truncated: () => boolean };
+
+export type SongsServiceDeps = {
+  songs: SongsRepository;
+  storage: Storage;
+  catalogue: CatalogueProvider;
+  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
+  tempDir: string;
+  log: Log;
+};
+
+export type SongsService = ReturnType<typeof createSongsService>;
+
+const mediaUrl = (bucket: Bucket, key: string) => `/media/${bucket}/${key}`;
+/**
+ * songs.*_key holds `<bucket>/<object>` (catalogue.schema.ts); a bare object key (as older
+ * rows may have) belongs to the column's own bucket.
+ */
+const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
+  const slash = stored.indexOf('/');
+  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
+};
+
+export function toSongDto(row: SongRow): SongDto {
+  return {
+    id: row.id,
+    artist_id: row.artistId,
+    artist: row.artist,
+    title: row.title,
+    genre: row.genre,
+    cover_art_url: row.coverArtUrl,
+    file_url: row.fileUrl,
+    preview_url: row.previewUrl,
+    source: row.source,
+    duration: row.durationMs === null ? null : row.durationMs / 1000,
+    play_count: row.playCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
+  return {
+    id: `${t.source}:${t.externalId}`,
+    artist_id: null,
+    artist: t.artist,
+    title: t.title,
+    genre: t.genre,
+    cover_art_url: t.coverArtUrl,
+    file_url: null,
+    preview_url: t.previewUrl,
+    source: t.source,
+    duration: t.durationMs === null ? null : t.durationMs / 1000,
+    play_count: 0,
+    created_at: (t.releasedAt ?? now).toISOString(),
+  };
+}
+
+function toPodcastDto(row: PodcastRow): PodcastDto {
+  return {
+    id: row.id,
+    creator_id: row.creatorId,
+    title: row.title,
+    description: row.description,
+    cover_art_url: row.coverArtUrl,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+const validation = (message: string, field: string) =>
+  new AppError(ErrorCode.validation, message, { field });
+
+function parseField(
+  rule: typeof songTitleRule,
+  value: string,
+  truncated: boolean,
+  message: string,
+  field: string,
+) {
+  // A value the parser cut at its field-size limit is longer than any limit we have.
+  if (truncated) throw validation(message, field);
+  const r = rule.safeParse(value);
+  if (!r.success) throw validation(r.error.issues[0]?.message ?? message, field);
+  return r.data;
+}
+
+export function createSongsService(deps: SongsServiceDeps) {
+  const { songs, storage, catalogue, log } = deps;
+  let tempReady: Promise<unknown> | undefined;
+
+  async function discard(objects: Array<[Bucket, string]>) {
+    await Promise.all(
+      objects.map(([bucket, key]) =>
+        storage
+          .delete(bucket, key)
+          .catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
+      ),
+    );
+  }
+
+  async function storeCover(image: Buffer): Promise<string> {
+    const key = newKey('webp');
+    await storage.put('cover-art', key, Readable.from([image]), {
+      contentType: MEDIA_TYPES.webp,
+      maxBytes: songLimits.coverMaxBytes * 4,
+    });
+    return key;
+  }
+
+  async function ownedSong(userId: string, id: string): Promise<SongRow> {
+    const row = await songs.findById(id);
+    if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
+    if (row.artistId !== userId)
+      throw new AppError(
+        ErrorCode.forbidden,
+        'Only the artist who uploaded this song may change it',
+      );
+    return row;
+  }
+
+  return {
+    /**
+     * Spec §5 upload, all or nothing (product.md §3): fields are checked as they arrive, the
+     * audio is streamed to a temp file (counted and sniffed), parsed, then stored with a
+     * server-made key; the cover is decoded and re-encoded. Any failure deletes what was
+     * stored; the temp file always goes.
+     */
+    async upload(artistId: string, parts: AsyncIterable<IncomingPart>): Promise<SongDto> {
+      await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
+      const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
+      let audio: (ReceivedAudio & { filename: string }) | null = null;
+      let coverInput: Buffer | null = null;
+      let title: string | undefined;
+      let genre: string | undefined;
+      const stored: Array<[Bucket, string]> = [];
+      try {
+        for await (const part of parts) {
+          if (part.kind === 'field') {
+            if (part.name === 'title')
+              title = parseField(
+                songTitleRule,
+                part.value,
+                part.truncated,
+                songMessages.titleTooLong,
+                'title',
+              );
+            else if (part.name === 'genre')
+              genre = parseField(
+                songGenreRule,
+                part.value,
+                part.truncated,
+                songMessages.genreTooLong,
+                'genre',
+              );
+            continue;
+          }
+          if (part.name === 'file' && !audio) {
+            const received = await receiveAudio(part.stream, tempPath, part.truncated);
+            if (received) audio = { ...received, filename: part.filename };
+          } else if (part.name === 'cover' && !coverInput) {
+            coverInput = await receiveCover(part.stream, part.truncated);
+          } else {
+            part.stream.resume();
+            throw validation(
+              `Unexpected file field "${part.name.slice(0, 50)}"`,
+              part.name.slice(0, 50),
+            );
+          }
+        }
+        if (!audio) throw validation(songMessages.fileRequired, 'file');
+        const facts = await probeAudio(audio);
+        const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
+        const artist = await songs.displayNameOf(artistId);
+
+        const fileKey = newKey(facts.extension);
+        await storage.put('music', fileKey, fs.createReadStream(audio.path), {
+          contentType: MEDIA_TYPES[facts.extension],
+          maxBytes: songLimits.audioMaxBytes,
+        });
+        stored.push(['music', fileKey]);
+        const coverKey = cover ? await storeCover(cover) : null;
+        if (coverKey) stored.push(['cover-art', coverKey]);
+
+        const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
+        const songGenre = genre || facts.tagGenre?.trim().slice(0, songLimits.genreMax) || null;
+        const row = await songs.insertAndAnnounce(
+          {
+            artistId,
+            artist,
+            title: songTitle,
+            genre: songGenre,
+            fileKey: `music/${fileKey}`,
+            fileUrl: mediaUrl('music', fileKey),
+            coverArtKey: coverKey ? `cover-art/${coverKey}` : null,
+            coverArtUrl: coverKey ? mediaUrl('cover-art', coverKey) : null,
+            durationMs: facts.durationMs,
+          },
+          (song) => ({
+            title: 'New release',
+            message: `${artist ?? 'An artist you follow'} released "${song.title}"`,
+            link: `/profile/${artistId}`,
+          }),
+        );
+        return toSongDto(row);
+      } catch (error) {
+        await discard(stored);
+        throw error;
+      } finally {
+        await fsp.rm(tempPath, { force: true });
+      }
+    },
+
+    async get(id: string): Promise<SongDto> {
+      const row = await songs.findById(id);
+      if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
+      return toSongDto(row);
+    },
+
+    async edit(
+      userId: string,
+      id: string,
+      patch: { title?: string; genre?: string | null },
+    ): Promise<SongDto> {
+      await ownedSong(userId, id);
+      const change: { title?: string; genre?: string | null } = {};
+      if (patch.title !== undefined) change.title = patch.title;
+      if (patch.genre !== undefined) change.genre = patch.genre || null;
+      if (Object.keys(change).length === 0) return toSongDto((await songs.findById(id))!);
+      const row = await songs.update(id, change);
+      if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
+      return toSongDto(row);
+    },
+
+    /** Replaces the cover: the new file is stored first, the old one deleted after the commit. */
+    async replaceCover(
+      userId: string,
+      id: string,
+      parts: AsyncIterable<IncomingPart>,
+    ): Promise<SongDto> {
+      await ownedSong(userId, id);
+      let input: Buffer | null = null;
+      for await (const part of parts) {
+        if (part.kind !== 'file') continue;
+        if (part.name !== 'cover' || input) {
+          part.stream.resume();
+          throw validation(
+            `Unexpected file field "${part.name.slice(0, 50)}"`,
+            part.name.slice(0, 50),
+          );
+        }
+        input = await receiveCover(part.stream, part.truncated);
+      }
+      if (!input) throw validation('Please select a cover image to upload', 'cover');
+      const image = await processCover(input);
+      const key = await storeCover(image);
+      let result;
+      try {
+        result = await songs.replaceCover(id, mediaUrl('cover-art', key), `cover-art/${key}`);
+      } catch (error) {
+        await discard([['cover-art', key]]);
+        throw error;
+      }
+      if (!result) {
+        await discard([['cover-art', key]]);
+        throw new AppError(ErrorCode.notFound, 'Song not found');
+      }
+      if (result.previousKey) await discard([locate(result.previousKey, 'cover-art')]);
+      return toSongDto(result.row);
+    },
+
+    /** Deletes the row, then its files: a file without a row is garbage, a row without a file is broken. */
+    async remove(userId: string, id: string): Promise<void> {
+      await ownedSong(userId, id);
+      const row = await songs.delete(id);
+      if (!row) return;
+      const files: Array<[Bucket, string]> = [];
+      if (row.fileKey) files.push(locate(row.fileKey, 'music'));
+      if (row.coverArtKey) files.push(locate(row.coverArtKey, 'cover-art'));
+      await discard(files);
+    },
+
+    /** Spec §2 home; when no song exists at all, the external catalogue's 'popular' tracks. */
+    async home(now: Date): Promise<{ recent: SongDto[]; popular: SongDto[]; external: boolean }> {
+      const n = listSizes.homeSection;
+      const [recent, popular] = await Promise.all([songs.newest(n), songs.mostPlayed(n)]);
+      // No newest song means no song at all.
+      if (recent.length > 0) {
+        return { recent: recent.map(toSongDto), popular: popular.map(toSongDto), external: false };
+      }
+      const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
+        (t) => externalToSongDto(t, now),
+      );
+      // The catalogue's own order is its popularity: the first six are "popular", the next "recent".
+      return {
+        recent: tracks.slice(n, 2 * n),
+        popular: tracks.slice(0, n),
+        external: tracks.length > 0,
+      };
+    },
+
+    async browse(): Promise<{ trending: SongDto[]; new_releases: SongDto[] }> {
+      const n = listSizes.browseSection;
+      const [trending, newest] = await Promise.all([songs.mostPlayed(n), songs.newest(n)]);
+      return { trending: trending.map(toSongDto), new_releases: newest.map(toSongDto) };
+    },
+
+    async list(input: { genre?: string; limit: number }): Promise<SongDto[]> {
+      const genre = genreFilterValue(input.genre);
+      const rows =
+        genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
+      return rows.map(toSongDto);
+    },
+
+    /**
+     * Spec §7 search. Blank → nothing (the client clears). Songs fall back to the external
+     * catalogue (type track, limit 20) only when the own catalogue finds none; its tracks are
+     * returned, not stored.
+     */
+    async search(
+      input: { q: string; type: SearchType; genre?: string; sort: SearchSort; limit: number },
+      now: Date,
+    ): Promise<{ songs: SongDto[]; podcasts: PodcastDto[]; external: boolean }> {
+      const q = input.q.trim();
+      if (!q) return { songs: [], podcasts: [], external: false };
+      if (input.type === 'podcasts') {
+        const rows = await songs.searchPodcasts(q, input.limit);
+        return { songs: [], podcasts: rows.map(toPodcastDto), external: false };
+      }
+      const rows = await songs.search({
+        query: q,
+        genre: genreFilterValue(input.genre),
+        sort: input.sort,
+        limit: input.limit,
+      });
+      if (rows.length > 0) return { songs: rows.map(toSongDto), podcasts: [], external: false };
+      const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
+      return {
+        songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),
+        podcasts: [],
+        external: tracks.length > 0,
+      };
+    },
+  };
+}

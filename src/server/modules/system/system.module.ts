@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { FeatureModule } from '../../module-context.ts';
+
+const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/health',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['system'], response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+};
+
+/** `GET /api/health` answers once the app can serve (product.md §10). */
+export function createSystemModule(): FeatureModule {
+  return { name: 'system', plugin: healthRoutes };
+}

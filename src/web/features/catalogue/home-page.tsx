@@ -1,0 +1,94 @@
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Compass, Sparkles } from 'lucide-react';
+import { useHomeSongs } from '@/web/features/catalogue/use-home-songs.ts';
+import { useSession } from '@/web/features/auth/use-session.ts';
+import { Button } from '@/web/components/ui/button.tsx';
+import { SongSection } from '@/web/features/catalogue/song-section.tsx';
+import { AdSlot } from '@/web/features/ads/ad-slot.tsx';
+
+function AiBanner() {
+  return (
+    <section
+      aria-labelledby="ai-banner-title"
+      className="relative overflow-hidden rounded-2xl border border-white/10 bg-[radial-gradient(120%_140%_at_0%_0%,oklch(0.42_0.2_292)_0%,oklch(0.3_0.16_320)_45%,oklch(0.2_0.05_285)_100%)] p-6 shadow-xl md:p-10"
+    >
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-24 -right-16 size-72 rounded-full bg-fuchsia-500/25 blur-3xl"
+      />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -bottom-28 left-1/3 size-72 rounded-full bg-violet-500/20 blur-3xl"
+      />
+      <div className="relative max-w-2xl">
+        <p className="mb-3 inline-flex items-center gap-1.5 rounded-full bg-white/10 px-3 py-1 text-xs font-medium text-white">
+          <Sparkles className="size-3.5" aria-hidden="true" />
+          Powered by AI
+        </p>
+        <h2
+          id="ai-banner-title"
+          className="text-3xl font-extrabold tracking-tight text-white md:text-4xl"
+        >
+          Discover Your Perfect Sound
+        </h2>
+        <p className="mt-3 text-base text-white/85 md:text-lg">
+          Get personalized playlists and AI recommendations tuned to what you love to hear.
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Button
+            size="lg"
+            className="bg-white text-neutral-900 hover:bg-white/90"
+            onClick={() =>
+              toast('AI Feature Coming Soon', {
+                description: 'Personalized AI playlists are on their way.',
+              })
+            }
+          >
+            <Sparkles aria-hidden="true" />
+            Generate AI Playlist
+          </Button>
+          <Button
+            asChild
+            size="lg"
+            variant="outline"
+            className="border-white/40 bg-white/5 text-white hover:bg-white/15 hover:text-white"
+          >
+            <Link to="/browse">
+              <Compass aria-hidden="true" />
+              Explore Now
+            </Link>
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export default function HomePage() {
+  const { user } = useSession();
+  const { data, isPending } = useHomeSongs();
+  const name = user?.display_name?.trim();
+
+  return (
+    <div className="@container mx-auto max-w-[1600px]">
+      <p className="mb-4 text-sm text-muted-foreground">
+        {name ? `Welcome back, ${name}` : 'Welcome back'}
+      </p>
+      <AiBanner />
+      <AdSlot />
+      <SongSection
+        id="recent-tracks"
+        title="Recent Tracks"
+        songs={data?.recent ?? []}
+        loading={isPending}
+      />
+      <SongSection
+        id="popular-tracks"
+        title="Popular Tracks"
+        songs={data?.popular ?? []}
+        loading={isPending}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+// The song edit dialog's checks before anything is sent: the spec messages of song.rules
+// (title required and ≤ 200, genre ≤ 100, cover ≤ 5 MB and an image). The server re-checks.
+import { songEditRules, songLimits, songMessages } from '@/core/validation/song.rules.ts';
+import type { UploadFile } from '@/web/features/upload/song-upload-check.ts';
+
+export type SongEditField = 'title' | 'genre' | 'cover';
+
+/** The first problem, with the field it belongs to, or null when the edit may be sent. */
+export function firstEditProblem(form: {
+  title: string;
+  genre: string;
+  cover: UploadFile | null;
+}): { field: SongEditField; message: string } | null {
+  const parsed = songEditRules.safeParse({ title: form.title, genre: form.genre });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      field: issue?.path[0] === 'genre' ? 'genre' : 'title',
+      message: issue?.message ?? songMessages.fileInvalid,
+    };
+  }
+  if (form.cover && form.cover.size > songLimits.coverMaxBytes)
+    return { field: 'cover', message: songMessages.coverTooLarge };
+  if (form.cover?.type && !form.cover.type.startsWith('image/'))
+    return { field: 'cover', message: songMessages.coverInvalid };
+  return null;
+}

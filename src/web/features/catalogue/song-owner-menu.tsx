@@ -1,0 +1,269 @@
+// An artist's own song card: a "More actions" menu with Edit song (title, genre, cover art)
+// and Delete song (after a confirm). Only rendered for the song's artist; the server checks
+// ownership again on every call. Afterwards every song list and search is refetched.
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
+import { toUserMessage } from '@/core/error-messages.ts';
+import { api, errorMessage } from '@/web/lib/api-client.ts';
+import { uploadForm } from '@/web/features/upload/upload.ts';
+import { firstEditProblem, type SongEditField } from '@/web/features/catalogue/song-edit-check.ts';
+import { Button } from '@/web/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/web/components/ui/dialog.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/web/components/ui/dropdown-menu.tsx';
+import { Input } from '@/web/components/ui/input.tsx';
+import { Label } from '@/web/components/ui/label.tsx';
+import { GenreInput } from '@/web/features/catalogue/genre-input.tsx';
+
+type Open = 'edit' | 'delete' | null;
+
+function useRefreshSongs() {
+  const qc = useQueryClient();
+  // Home, Browse, genre lists and Search all start with one of these keys.
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['songs'] }),
+      qc.invalidateQueries({ queryKey: ['search'] }),
+    ]);
+}
+
+const showError = (e: unknown) =>
+  toast.error('Error', { description: errorMessage(e, toUserMessage(e)) });
+
+export function SongOwnerMenu({ song, className }: { song: SongDto; className?: string }) {
+  const [open, setOpen] = useState<Open>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const dialogOpening = useRef(false);
+  const openDialog = (which: Exclude<Open, null>) => {
+    dialogOpening.current = true;
+    setOpen(which);
+  };
+
+  // The dialogs open from a menu item that is gone by then: give focus back to the trigger.
+  const returnFocus = (e: Event) => {
+    e.preventDefault();
+    triggerRef.current?.focus();
+  };
+
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button
+            ref={triggerRef}
+            variant="ghost"
+            size="icon"
+            aria-label={`More actions for ${song.title}`}
+            className={className}
+          >
+            <MoreHorizontal aria-hidden="true" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent
+          align="end"
+          // Opening a dialog from the menu: the dialog takes focus, not the trigger.
+          onCloseAutoFocus={(e) => {
+            if (dialogOpening.current) e.preventDefault();
+            dialogOpening.current = false;
+          }}
+        >
+          <DropdownMenuItem onSelect={() => openDialog('edit')}>
+            <Pencil aria-hidden="true" />
+            Edit song
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            onSelect={() => openDialog('delete')}
+            className="text-destructive data-[highlighted]:text-destructive"
+          >
+            <Trash2 aria-hidden="true" />
+            Delete song
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+
+      <Dialog open={open === 'edit'} onOpenChange={(o) => setOpen(o ? 'edit' : null)}>
+        <DialogContent onCloseAutoFocus={returnFocus}>
+          {/* Mounted per opening, so the fields start from the song as it is now. */}
+          {open === 'edit' && <EditSongForm song={song} onDone={() => setOpen(null)} />}
+        </DialogContent>
+      </Dialog>
+
+      <Dialog open={open === 'delete'} onOpenChange={(o) => setOpen(o ? 'delete' : null)}>
+        <DialogContent onCloseAutoFocus={returnFocus} hideClose>
+          <DeleteSongConfirm song={song} onDone={() => setOpen(null)} />
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+const fileInputClass =
+  'h-auto cursor-pointer py-2 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1 file:text-sm file:font-medium file:text-secondary-foreground';
+
+function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
+  const ids = useId();
+  const refresh = useRefreshSongs();
+  const [title, setTitle] = useState(song.title);
+  const [genre, setGenre] = useState(song.genre ?? '');
+  const [cover, setCover] = useState<File | null>(null);
+  const [invalid, setInvalid] = useState<SongEditField | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (saving) return;
+    const problem = firstEditProblem({ title, genre, cover });
+    setInvalid(problem?.field ?? null);
+    if (problem) {
+      toast.error('Error', { description: problem.message });
+      document.getElementById(`${ids}-${problem.field}`)?.focus();
+      return;
+    }
+
+    const body: SongEditBody = {};
+    if (title.trim() !== song.title) body.title = title.trim();
+    if (genre.trim() !== (song.genre ?? '')) body.genre = genre.trim() || null;
+
+    setSaving(true);
+    let changed = false;
+    try {
+      if (Object.keys(body).length > 0) {
+        await api.patch<SongDto>(`/songs/${song.id}`, body);
+        changed = true;
+      }
+      if (cover) {
+        const form = new FormData();
+        form.append(songUploadFields.cover, cover);
+        await uploadForm<SongDto>(`/songs/${song.id}/cover`, form, { method: 'PUT' });
+        changed = true;
+      }
+      if (changed) toast.success('Song updated successfully');
+      onDone();
+    } catch (err) {
+      showError(err);
+    } finally {
+      setSaving(false);
+      // A title saved before a cover that failed still shows everywhere.
+      if (changed) void refresh();
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>Edit song</DialogTitle>
+        <DialogDescription>Change the title, genre or cover art of this song.</DialogDescription>
+      </DialogHeader>
+      <fieldset disabled={saving} className="grid gap-4">
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-title`}>Title</Label>
+          <Input
+            id={`${ids}-title`}
+            name="title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            aria-invalid={invalid === 'title' || undefined}
+            autoComplete="off"
+            required
+          />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-genre`}>Genre</Label>
+          <GenreInput
+            id={`${ids}-genre`}
+            value={genre}
+            onChange={setGenre}
+            invalid={invalid === 'genre'}
+          />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-cover`}>
+            <ImageIcon className="size-4 text-muted-foreground" aria-hidden="true" />
+            Cover art (optional)
+          </Label>
+          <Input
+            id={`${ids}-cover`}
+            name="cover"
+            type="file"
+            accept="image/*"
+            onChange={(e) => setCover(e.target.files?.[0] ?? null)}
+            aria-invalid={invalid === 'cover' || undefined}
+            aria-describedby={`${ids}-cover-hint`}
+            className={fileInputClass}
+          />
+          <p id={`${ids}-cover-hint`} className="text-xs text-muted-foreground">
+            Leave empty to keep the current cover. Images up to 5 MB.
+          </p>
+        </div>
+      </fieldset>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={saving}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" variant="brand" disabled={saving}>
+          {saving && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+          Save Changes
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+function DeleteSongConfirm({ song, onDone }: { song: SongDto; onDone: () => void }) {
+  const refresh = useRefreshSongs();
+  const [deleting, setDeleting] = useState(false);
+
+  // The player is left alone: a song playing now keeps playing from what the browser has
+  // fetched until another item is loaded.
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await api.delete<void>(`/songs/${song.id}`);
+      onDone();
+      toast.success('Song deleted');
+      void refresh();
+    } catch (err) {
+      showError(err);
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>{`Delete "${song.title}"?`}</DialogTitle>
+        <DialogDescription>
+          The song, its audio and its cover art are removed for everyone. This cannot be undone.
+        </DialogDescription>
+      </DialogHeader>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={deleting}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button variant="destructive" onClick={() => void remove()} disabled={deleting}>
+          {deleting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+          Delete
+        </Button>
+      </DialogFooter>
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import type { SongDto } from '@/contracts/songs.contract.ts';
+import { artistLabel, audioUrlOf } from '@/web/features/catalogue/song-display.ts';
+import type { PlayableItem } from '../../../core/player/player-machine.ts';
+
+/** A song as the player takes it, or null when it has no audio URL (spec §4). */
+export function songToPlayable(song: SongDto): PlayableItem | null {
+  const audioUrl = audioUrlOf(song);
+  if (!audioUrl) return null;
+  return {
+    id: song.id,
+    title: song.title,
+    audioUrl,
+    podcastTitle: artistLabel(song),
+    coverArt: song.cover_art_url,
+  };
+}

@@ -1,0 +1,105 @@
+import { Link, NavLink } from 'react-router';
+import { useSession } from '@/web/features/auth/use-session.ts';
+import { navGroups } from '@/web/shell/screens.ts';
+import { initial } from '@/web/lib/format.ts';
+import { cn } from '@/web/components/ui/cn.ts';
+import { BrandMark, BrandName } from '@/web/shell/brand.tsx';
+import { Badge } from '@/web/components/ui/badge.tsx';
+
+const entryClass =
+  'group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-sidebar-foreground transition-colors outline-none hover:bg-sidebar-accent/60 hover:text-sidebar-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60';
+const activeClass =
+  'bg-sidebar-accent text-sidebar-accent-foreground shadow-[inset_3px_0_0_var(--primary)]';
+
+export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { user, isArtist, isAdmin, isPendingArtist } = useSession();
+  const groups = navGroups.filter((g) => !g.artistOnly || isArtist);
+
+  return (
+    <div className="flex h-full flex-col bg-sidebar">
+      <Link
+        to="/"
+        onClick={onNavigate}
+        className="flex items-center gap-2.5 px-5 py-5 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+        aria-label="Canto home"
+      >
+        <BrandMark />
+        <BrandName />
+      </Link>
+
+      <nav aria-label="Sidebar" className="scrollbar-thin flex-1 overflow-y-auto px-3 pb-4">
+        {groups.map((group) => (
+          <div key={group.id} className="mt-4 first:mt-0">
+            <h2
+              id={`nav-${group.id}`}
+              className="px-3 pb-1.5 text-[0.7rem] font-semibold tracking-wider text-muted-foreground uppercase"
+            >
+              {group.label}
+            </h2>
+            <ul aria-labelledby={`nav-${group.id}`} className="flex flex-col gap-0.5">
+              {group.entries.map((entry) => {
+                const Icon = entry.icon;
+                const content = (
+                  <>
+                    <Icon
+                      className="size-4 shrink-0 opacity-80 group-hover:opacity-100"
+                      aria-hidden="true"
+                    />
+                    <span className="truncate">{entry.label}</span>
+                  </>
+                );
+                return (
+                  <li key={`${group.id}:${entry.label}`}>
+                    {entry.action ? (
+                      <Link
+                        to={entry.to}
+                        state={{ create: true }}
+                        onClick={onNavigate}
+                        className={entryClass}
+                      >
+                        {content}
+                      </Link>
+                    ) : (
+                      <NavLink
+                        to={entry.to}
+                        end
+                        onClick={onNavigate}
+                        className={({ isActive }) => cn(entryClass, isActive && activeClass)}
+                      >
+                        {content}
+                      </NavLink>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </nav>
+
+      {user && (
+        <div className="flex items-center gap-3 border-t border-sidebar-border px-4 py-4">
+          <span
+            aria-hidden="true"
+            className="brand-gradient flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white"
+          >
+            {initial(user.display_name ?? user.email)}
+          </span>
+          <div className="min-w-0 flex-1">
+            <p className="truncate text-sm font-medium">{user.display_name ?? user.email}</p>
+            <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+          </div>
+          {isAdmin ? (
+            <Badge variant="secondary">Admin</Badge>
+          ) : isArtist ? (
+            <Badge variant="secondary">Artist</Badge>
+          ) : isPendingArtist ? (
+            <Badge variant="outline" title="Your artist request is awaiting admin approval">
+              Pending
+            </Badge>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { Link, useNavigate } from 'react-router';
+import { LogOut, Menu, Mic, Upload } from 'lucide-react';
+import { useSession, useSignOut } from '@/web/features/auth/use-session.ts';
+import { Button } from '@/web/components/ui/button.tsx';
+import { NotificationBell } from '@/web/features/notifications/notification-bell.tsx';
+
+export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () => void }) {
+  const { isArtist } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+
+  const handleSignOut = () => {
+    // Local sign-out happens even if the call fails; either way the visitor lands on /auth.
+    signOut.mutateAsync().then(
+      () => navigate('/auth', { replace: true }),
+      () => navigate('/auth', { replace: true }),
+    );
+  };
+
+  return (
+    <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-background/80 px-4 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 md:px-8">
+      <Button
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        aria-label="Open navigation"
+        onClick={onOpenMenu}
+      >
+        <Menu className="size-5" aria-hidden="true" />
+      </Button>
+      <h1 className="min-w-0 flex-1 truncate text-lg font-semibold tracking-tight md:text-xl">
+        {title}
+      </h1>
+      <div className="flex items-center gap-1.5 sm:gap-2">
+        {isArtist && (
+          <>
+            <Button asChild variant="secondary" size="sm" className="h-9">
+              <Link to="/upload" aria-label="Upload Music">
+                <Upload aria-hidden="true" />
+                <span className="hidden lg:inline">Upload Music</span>
+              </Link>
+            </Button>
+            <Button asChild variant="secondary" size="sm" className="h-9">
+              <Link to="/podcast-upload" aria-label="Upload Podcast">
+                <Mic aria-hidden="true" />
+                <span className="hidden lg:inline">Upload Podcast</span>
+              </Link>
+            </Button>
+          </>
+        )}
+        <NotificationBell />
+        <Button
+          variant="outline"
+          size="sm"
+          className="h-9"
+          onClick={handleSignOut}
+          disabled={signOut.isPending}
+          aria-label="Sign Out"
+        >
+          <LogOut aria-hidden="true" />
+          <span className="hidden sm:inline">Sign Out</span>
+        </Button>
+      </div>
+    </header>
+  );
+}
