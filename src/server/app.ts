@@ -50,8 +50,9 @@ const secretHeaders = [
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? { level: deps.env.logLevel, redact: secretHeaders },
-    // Only the socket address counts: a client-sent X-Forwarded-For must not dodge rate limits.
-    trustProxy: false,
+    // request.ip is the socket address, or the hop that a TRUST_PROXY proxy adds to
+    // X-Forwarded-For; anyone else's header is ignored, so it cannot dodge rate limits.
+    trustProxy: deps.env.trustProxy.length > 0 ? deps.env.trustProxy : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();

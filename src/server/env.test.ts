@@ -36,10 +36,25 @@ describe('parseEnv', () => {
     [{ AI_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '300.0.0.1' }, 'TRUST_PROXY'],
   ])('rejects %o with one line naming %s', (source, name) => {
     expect(() => parseEnv(source)).toThrowError(
       new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
     );
+  });
+
+  it('trusts no proxy by default and reads TRUST_PROXY as a list of addresses and CIDRs', () => {
+    expect(parseEnv({}).trustProxy).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1 ,::1,fd00::/8,' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
   });
 
   it('accepts a complete S3 configuration', () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,28 @@ const url = (protocols: string[]) =>
     },
     `must be a URL starting with ${protocols.join(' or ')}//`,
   );
+
+/** One IPv4/IPv6 address or CIDR range, as Fastify's trustProxy list takes them. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = address.includes('%') ? 0 : net.isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+const addressList = z.string().transform((v, ctx) => {
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.find((e) => !isAddressOrCidr(e));
+  if (bad !== undefined)
+    ctx.addIssue({ code: 'custom', message: `"${bad}" is not an IP address or CIDR range` });
+  return entries;
+});
 
 const schema = z
   .object({
@@ -43,6 +66,7 @@ const schema = z
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: z.string().min(1).optional(),
+    TRUST_PROXY: addressList.default([]),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -109,6 +133,8 @@ export type Env = {
   aiProvider: 'local' | 'openai';
   openai: { baseUrl: string; apiKey?: string };
   logLevel: string;
+  /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
+  trustProxy: string[];
 };
 
 export class EnvError extends Error {}
@@ -158,5 +184,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     aiProvider: v.AI_PROVIDER,
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
   };
 }

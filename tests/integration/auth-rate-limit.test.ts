@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
@@ -93,5 +94,64 @@ describe.each(dbKinds)('auth rate limits on %s', (kind) => {
       });
     for (let i = 0; i < 5; i++) expect((await recover()).statusCode).toBe(200);
     expect((await recover()).statusCode).toBe(429);
+  });
+});
+
+describe.each(dbKinds)('auth rate limits behind a trusted proxy on %s', (kind) => {
+  // One proxy given by CIDR, one by address (IPv6 loopback).
+  const ctx = useTestApp(kind, { TRUST_PROXY: '172.16.0.0/12, ::1' });
+  const proxy = '172.16.4.2';
+
+  const recover = (remoteAddress: string, forwardedFor?: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/recover',
+      payload: { email: uniqueEmail('proxied') },
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
+
+  it('gives each client the trusted proxy forwards its own bucket', async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await recover(proxy, '198.51.100.10')).statusCode).toBe(200);
+    expect((await recover(proxy, '198.51.100.10')).statusCode).toBe(429);
+    // Everyone else behind the same proxy is not locked out with that client.
+    expect((await recover(proxy, '198.51.100.11')).statusCode).toBe(200);
+    expect((await recover('::1', '2001:db8::7')).statusCode).toBe(200);
+  });
+
+  it('takes the hop the trusted proxies add, not what the client wrote before it', async () => {
+    // The client prepends a made-up address each time; the proxy appends the real one.
+    for (let i = 0; i < 5; i++) {
+      expect((await recover(proxy, `203.0.113.${i}, 198.51.100.20`)).statusCode).toBe(200);
+    }
+    expect((await recover(proxy, '203.0.113.99, 198.51.100.20')).statusCode).toBe(429);
+    // Through two trusted proxies (172.16.9.9 forwarded to 172.16.4.2) the client is the same.
+    expect((await recover(proxy, '198.51.100.20, 172.16.9.9')).statusCode).toBe(429);
+  });
+
+  it('ignores X-Forwarded-For from an address not in TRUST_PROXY', async () => {
+    const direct = freshIp();
+    for (let i = 0; i < 5; i++) {
+      expect((await recover(direct, `198.51.100.${30 + i}`)).statusCode).toBe(200);
+    }
+    expect((await recover(direct, '198.51.100.99')).statusCode).toBe(429);
+    // The spoofed addresses got no buckets of their own either way: 198.51.100.30 is fresh.
+    expect((await recover(proxy, '198.51.100.30')).statusCode).toBe(200);
+  });
+
+  it('records the forwarded client address on the session', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up',
+      payload: { email: uniqueEmail('behind'), password: 'secret-pass', display_name: 'Behind' },
+      remoteAddress: proxy,
+      headers: { 'x-forwarded-for': '198.51.100.40' },
+    });
+    expect(res.statusCode).toBe(201);
+    const result = (await ctx.db.database.db.execute(
+      sql`select ip from sessions where user_id = ${res.json().user.id}`,
+    )) as unknown as { rows: Array<{ ip: string }> };
+    expect(result.rows).toEqual([{ ip: '198.51.100.40' }]);
   });
 });

@@ -15,11 +15,13 @@ export const rateRules = {
 } satisfies Record<string, RateRule>;
 
 /**
- * The caller's address as the socket sees it. trustProxy is off, so a client-sent
- * X-Forwarded-For cannot pick a fresh key for each attempt.
+ * The caller's address: the socket's, or behind a proxy listed in TRUST_PROXY the address
+ * that proxy saw (Fastify's trustProxy walks X-Forwarded-For from the right and stops at the
+ * first untrusted hop). A header from any other peer is ignored, so a client cannot pick a
+ * fresh key for each attempt.
  */
 export function clientAddress(request: FastifyRequest): string {
-  return request.socket?.remoteAddress ?? request.ip ?? 'unknown';
+  return request.ip ?? request.socket?.remoteAddress ?? 'unknown';
 }
 
 /** Emails in keys are hashed: the counter table holds no addresses. */
