@@ -6,7 +6,13 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createDemoRepository } from './demo/demo.repository.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
-import { credentialsBlock, seedDemo, type Accounts, type DemoResult } from './demo/seed.ts';
+import {
+  credentialsBlock,
+  DEMO_EMAILS,
+  seedDemo,
+  type Accounts,
+  type DemoResult,
+} from './demo/seed.ts';
 
 export type BootstrapDeps = {
   env: Env;
@@ -25,19 +31,22 @@ export type BootstrapResult = { admin: 'created' | 'promoted' | 'none'; demo: De
 
 /**
  * Start-up work after migrations: the admin account from ADMIN_EMAIL, then demo content
- * (env.demo) when the database had no account before this start.
+ * (env.demo) when the database had no account before this start, or only the accounts of a
+ * demo seed that stopped half way.
  */
 export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
   const { env, database, log } = deps;
   const roles = createRolesModule(database.db);
   const demoRepo = createDemoRepository(database.db);
   // Decided before the admin is made, or ADMIN_EMAIL would make every database look used.
-  const wasEmpty = !(await demoRepo.hasAnyUser());
+  // A seed that stopped half way (only demo/admin accounts, no catalogue) resumes.
+  const seedState = await demoRepo.seedState(DEMO_EMAILS, env.admin?.email.trim().toLowerCase());
 
   const admin = env.admin ? await ensureAdmin(env.admin, deps.accounts, roles, log) : 'none';
 
   let demo: DemoResult | null = null;
-  if (env.demo && wasEmpty) {
+  if (env.demo && seedState !== 'used') {
+    if (seedState === 'partial') log.info('resuming demo content an earlier start left half done');
     const storage = deps.storage ?? createStorage(env);
     const started = Date.now();
     try {
@@ -53,10 +62,7 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
       (deps.print ?? ((text: string) => console.log(text)))(credentialsBlock(demo));
     } catch (error) {
       // Demo content is a convenience: the server still starts without it.
-      log.error(
-        { err: error },
-        'demo content could not be seeded; start on an empty DATA_DIR to try again',
-      );
+      log.error({ err: error }, 'demo content could not be seeded; the next start tries again');
     } finally {
       if (!deps.storage) await storage.close();
     }

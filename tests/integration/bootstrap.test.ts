@@ -7,6 +7,8 @@ import { bootstrap } from '../../src/server/bootstrap.ts';
 import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 import { createDemoRepository } from '../../src/server/demo/demo.repository.ts';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../../src/server/demo/seed.ts';
+import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
+import type { Storage } from '../../src/server/storage/storage.ts';
 import { createTestDatabase, dbKinds } from '../helpers/test-db.ts';
 import { testEnv } from '../helpers/test-app.ts';
 
@@ -217,5 +219,78 @@ describe('ADMIN_EMAIL on a fresh database with demo content', () => {
     expect(await createRolesRepository(t.db.database.db).rolesOf(admin!.userId)).toEqual(['admin']);
     expect((await signIn(t.app, 'root@example.test', 'root-password')).statusCode).toBe(200);
     expect(t.printed[0]).not.toContain(DEMO_ADMIN_EMAIL);
+  }, 120_000);
+});
+
+describe.each(dbKinds)('a demo seed that stopped half way on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  afterAll(async () => {
+    await t?.app.close();
+    await t?.db.drop();
+  });
+
+  it('resumes on the next start: no duplicate accounts, no orphan files, full content', async () => {
+    t = await setup(kind, { DEMO: '1' });
+    const mediaRoot = path.join(t.db.dataDir, 'media');
+    const real = createLocalStorage(mediaRoot);
+    // The sixth file fails: the accounts exist, some media was written, no content rows.
+    let puts = 0;
+    const failing: Storage = {
+      ...real,
+      put: async (...args: Parameters<Storage['put']>) => {
+        if (++puts === 6) throw new Error('disk full');
+        return real.put(...args);
+      },
+    };
+    const broken = await bootstrap({
+      env: t.env,
+      database: t.db.database,
+      log: silent,
+      accounts: t.app.accounts,
+      storage: failing,
+      print: (text) => t.printed.push(text),
+    });
+    expect(broken.demo).toBeNull();
+    const repo = createDemoRepository(t.db.database.db);
+    expect(await repo.counts()).toMatchObject({ users: 7, songs: 0, podcasts: 0 });
+    expect(t.printed).toHaveLength(0);
+
+    const resumed = await t.run();
+    expect(resumed.demo?.songs).toBe(12);
+    expect(resumed.demo?.accounts).toHaveLength(7);
+    expect(await repo.counts()).toMatchObject({ users: 7, songs: 12, podcasts: 1, episodes: 3 });
+    // 12 songs × (audio + cover), the show's cover, 3 episodes: nothing left from the failure.
+    const files = ['music', 'cover-art', 'podcasts'].flatMap((b) =>
+      fs.existsSync(path.join(mediaRoot, b)) ? fs.readdirSync(path.join(mediaRoot, b)) : [],
+    );
+    expect(files).toHaveLength(12 * 2 + 1 + 3);
+    expect((await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD)).statusCode).toBe(200);
+    expect(t.printed).toHaveLength(1);
+    // And a third start finds a used database.
+    expect((await t.run()).demo).toBeNull();
+  }, 120_000);
+
+  it('never resumes into a database someone else uses', async () => {
+    const other = await setup(kind, { DEMO: '1' });
+    try {
+      await other.app.accounts.create({
+        email: 'nova@canto.local',
+        password: DEMO_PASSWORD,
+        displayName: 'Nova Lumen',
+      });
+      await other.app.accounts.create({
+        email: 'someone@example.test',
+        password: 'their-password',
+        displayName: 'Someone',
+      });
+      expect((await other.run()).demo).toBeNull();
+      expect(await createDemoRepository(other.db.database.db).counts()).toMatchObject({
+        users: 2,
+        songs: 0,
+      });
+    } finally {
+      await other.app.close();
+      await other.db.drop();
+    }
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   likedSongs,
@@ -32,13 +32,32 @@ export type DemoContent = {
 
 export function createDemoRepository(db: Db) {
   return {
-    /** Demo content goes only into a database nobody has used yet. */
-    async hasAnyUser(): Promise<boolean> {
-      const rows = await db
-        .select({ one: sql<number>`1` })
-        .from(users)
-        .limit(1);
-      return rows.length > 0;
+    /**
+     * Demo content goes only into a database nobody has used yet: `empty` (no account),
+     * `partial` (demo accounts, perhaps the ADMIN_EMAIL one, and no catalogue: an earlier
+     * seed stopped half way, so it may resume) or `used`.
+     */
+    async seedState(
+      demoEmails: readonly string[],
+      adminEmail?: string,
+    ): Promise<'empty' | 'partial' | 'used'> {
+      const own = adminEmail ? [...demoEmails, adminEmail] : [...demoEmails];
+      const [accounts] = await db
+        .select({
+          all: sql<number>`count(*)::int`,
+          demo: sql<number>`(count(*) filter (where ${inArray(users.email, [...demoEmails])}))::int`,
+          others: sql<number>`(count(*) filter (where ${notInArray(users.email, own)}))::int`,
+        })
+        .from(users);
+      if (!accounts?.all) return 'empty';
+      // An admin account alone is someone's database (ADMIN_EMAIL on an existing account).
+      if (accounts.others > 0 || accounts.demo === 0) return 'used';
+      const [catalogue] = await db
+        .select({
+          rows: sql<number>`((select count(*) from ${songs}) + (select count(*) from ${podcasts}))::int`,
+        })
+        .from(sql`(select 1) as one`);
+      return catalogue?.rows ? 'used' : 'partial';
     },
 
     /** Everything but the accounts, in one transaction: all of it or none. */

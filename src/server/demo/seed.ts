@@ -105,6 +105,9 @@ const EPISODES = [
   },
 ];
 
+/** Every email the demo may create: a database holding only these has no one else's data. */
+export const DEMO_EMAILS: readonly string[] = ACCOUNTS.map((a) => a.email);
+
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -132,12 +135,15 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
   const id: Record<string, string> = {};
   for (const spec of ACCOUNTS) {
     if (spec.role === 'admin' && !deps.withAdmin) continue;
-    const { userId } = await deps.accounts.create({
-      email: spec.email,
-      password: DEMO_PASSWORD,
-      displayName: spec.displayName,
-      isArtist: spec.role === 'pending_artist',
-    });
+    // An earlier start that failed half way may have made this account: resume with it.
+    const { userId } =
+      (await deps.accounts.findByEmail(spec.email)) ??
+      (await deps.accounts.create({
+        email: spec.email,
+        password: DEMO_PASSWORD,
+        displayName: spec.displayName,
+        isArtist: spec.role === 'pending_artist',
+      }));
     // Approved artists and the admin get their role directly; grant is idempotent.
     if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
     id[spec.key] = userId;
