@@ -1,6 +1,7 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { REFRESH_REUSE_INTERVAL_MS } from '../../src/core/auth/refresh-rotation.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { cookieOf, signUp } from './auth-helpers.ts';
@@ -188,7 +189,9 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       expect(r.statusCode).toBe(200);
     });
 
-    it('treats a second use of a token as reuse: 401 and the whole family dies', async () => {
+    // Changed by issue 6 §5: a second use right away is now a retry (next test); only after
+    // the reuse interval is it reuse.
+    it('treats a second use of a token after the reuse interval as reuse: 401 and the whole family dies', async () => {
       const { res } = await signUp(ctx.app);
       const old = res.json().refresh_token;
       const rotated = await ctx.app.inject({
@@ -197,6 +200,7 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         payload: { refresh_token: old },
       });
       const fresh = rotated.json();
+      ctx.clock.advance(REFRESH_REUSE_INTERVAL_MS);
       const reuse = await ctx.app.inject({
         method: 'POST',
         url: '/api/auth/refresh',
@@ -219,6 +223,72 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         headers: { authorization: `Bearer ${fresh.access_token}` },
       });
       expect(access.statusCode).toBe(401);
+    });
+
+    it('answers a repeat within the reuse interval with the current generation, revoking nothing', async () => {
+      const refresh = (refresh_token: string) =>
+        ctx.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token } });
+      const session = (accessToken: string) =>
+        ctx.app.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+      const { res } = await signUp(ctx.app);
+      const t0 = res.json().refresh_token;
+      const t1 = (await refresh(t0)).json();
+      ctx.clock.advance(REFRESH_REUSE_INTERVAL_MS - 1000);
+      // The client never saw t1 and retries with t0: a sibling of t1, in cookie and body.
+      const retry = await refresh(t0);
+      expect(retry.statusCode).toBe(200);
+      const sibling = retry.json();
+      expect(sibling.refresh_token).not.toBe(t1.refresh_token);
+      expect(sibling.user).toEqual(t1.user);
+      expect(cookieOf(retry, 'canto_refresh')?.value).toBe(sibling.refresh_token);
+      expect((await session(sibling.access_token)).statusCode).toBe(200);
+      expect((await session(t1.access_token)).statusCode).toBe(200);
+      // The chain moves on within the interval: t0 and t1 both follow it to the newest.
+      const t2 = (await refresh(sibling.refresh_token)).json();
+      ctx.clock.advance(500);
+      expect((await refresh(t1.refresh_token)).statusCode).toBe(200);
+      expect((await refresh(t0)).statusCode).toBe(200);
+      expect((await refresh(t2.refresh_token)).statusCode).toBe(200);
+      // t0 was exchanged REFRESH_REUSE_INTERVAL_MS ago now: reuse, however recent its heirs.
+      ctx.clock.advance(500);
+      const late = await refresh(t0);
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error.code).toBe('auth_refresh_reused');
+      expect((await session(t2.access_token)).statusCode).toBe(401);
+      const revoked = await rows<{ revoked_reason: string }>(
+        ctx,
+        sql`select revoked_reason from sessions where user_id = ${t1.user.id}`,
+      );
+      expect(revoked).toEqual([{ revoked_reason: 'refresh_token_reuse' }]);
+    });
+
+    it('does not bring a signed-out session back within the reuse interval', async () => {
+      const { res } = await signUp(ctx.app);
+      const t0 = res.json().refresh_token;
+      const t1 = (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/refresh',
+          payload: { refresh_token: t0 },
+        })
+      ).json();
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        headers: { authorization: `Bearer ${t1.access_token}` },
+      });
+      expect(out.statusCode).toBe(204);
+      const retry = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: t0 },
+      });
+      expect(retry.statusCode).toBe(401);
+      expect(retry.json().error.code).toBe('auth_session_expired');
     });
 
     it('refuses an unknown token, no token, and a session idle for 30 days', async () => {

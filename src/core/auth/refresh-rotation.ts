@@ -4,16 +4,25 @@
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 /** A session (refresh family) lives this long after its last refresh. */
 export const SESSION_IDLE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * A refresh token exchanged less than this long ago may be shown again without revoking its
+ * family (GoTrue's reuse interval): a mobile client retrying on a flaky network, or two tabs
+ * refreshing at once, lost the answer, not the token to a thief. After it, reuse revokes.
+ */
+export const REFRESH_REUSE_INTERVAL_MS = 10_000;
 
 export type RefreshTokenState = { rotatedAt: Date | null };
 export type SessionState = { revokedAt: Date | null; expiresAt: Date };
 
 /**
  * - valid: exchange it for a new token of the same family.
- * - reused: it was already exchanged; someone holds a copy, so the whole family is revoked.
+ * - reissue: it was exchanged less than REFRESH_REUSE_INTERVAL_MS ago; answer with the
+ *   family's current generation (however many exchanges followed within the interval),
+ *   revoke nothing.
+ * - reused: it was exchanged longer ago; someone holds a copy, so the whole family is revoked.
  * - revoked / expired: the family is over; nothing to revoke.
  */
-export type RefreshDecision = 'valid' | 'reused' | 'revoked' | 'expired';
+export type RefreshDecision = 'valid' | 'reissue' | 'reused' | 'revoked' | 'expired';
 
 export function decideRefresh(
   token: RefreshTokenState,
@@ -23,8 +32,13 @@ export function decideRefresh(
   // A family already revoked stays dead whatever token of it is shown.
   if (session.revokedAt) return 'revoked';
   if (session.expiresAt.getTime() <= now.getTime()) return 'expired';
-  if (token.rotatedAt) return 'reused';
-  return 'valid';
+  if (!token.rotatedAt) return 'valid';
+  // Along a chain each token is exchanged before its child, so a token exchanged within the
+  // interval has only descendants exchanged within it: following it to the newest is safe.
+  // Anything exchanged earlier (a grandparent included) is reuse.
+  return now.getTime() - token.rotatedAt.getTime() < REFRESH_REUSE_INTERVAL_MS
+    ? 'reissue'
+    : 'reused';
 }
 
 /** Sliding expiry: each successful refresh extends the session. */

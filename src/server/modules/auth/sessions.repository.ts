@@ -1,4 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { RefreshDecision } from '../../../core/auth/refresh-rotation.ts';
 import type { Db } from '../../db/client.ts';
 import { refreshTokens, sessions } from '../../db/schema/index.ts';
 
@@ -82,39 +83,85 @@ export function createSessionsRepository(db: Db) {
     },
 
     /**
-     * Exchanges one refresh token for the next in its family. Race-safe: the conditional
-     * update lets exactly one caller win; 'reused' means another caller exchanged it first,
-     * 'gone' that the session was revoked or expired meanwhile.
+     * Exchanges a refresh token inside one transaction that first locks its family (the
+     * session row, FOR UPDATE): concurrent exchanges of one family queue there, and each reads
+     * the token as the previous one committed it, so the rule sees the truth. `decide` is that
+     * rule (core/auth/refresh-rotation.ts); this applies its answer:
+     * - valid: retire the family's live generation (the token and any sibling reissued beside
+     *   it) and insert the one child;
+     * - reissue: insert a sibling of the live generation (same parent), as valid as it: only
+     *   hashes are stored, so the live token itself cannot be handed out again. The next
+     *   exchange of any of them retires them all, so the family never forks;
+     * - reused: revoke the family.
+     * Lock order (session row, then its tokens) matches `elevate` and `revoke`.
      */
-    async rotate(input: {
-      tokenId: string;
-      sessionId: string;
+    async exchange(input: {
+      tokenHash: string;
       newTokenHash: string;
       now: Date;
       expiresAt: Date;
+      decide: (token: { rotatedAt: Date | null }, session: SessionRow) => RefreshDecision;
     }): Promise<
-      { outcome: 'rotated'; session: SessionRow } | { outcome: 'reused' } | { outcome: 'gone' }
+      | { outcome: 'rotated' | 'reissued'; session: SessionRow }
+      | { outcome: 'reused' | 'revoked' | 'expired' | 'unknown' }
     > {
       return db.transaction(async (tx) => {
-        const claimed = await tx
-          .update(refreshTokens)
-          .set({ rotatedAt: input.now })
-          .where(and(eq(refreshTokens.id, input.tokenId), isNull(refreshTokens.rotatedAt)))
-          .returning({ id: refreshTokens.id });
-        if (claimed.length === 0) return { outcome: 'reused' as const };
+        const [found] = await tx
+          .select({ id: refreshTokens.id, sessionId: refreshTokens.sessionId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, input.tokenHash))
+          .limit(1);
+        if (!found) return { outcome: 'unknown' as const };
         const [session] = await tx
-          .update(sessions)
-          .set({ refreshedAt: input.now, expiresAt: input.expiresAt })
-          .where(and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt)))
-          .returning(sessionColumns);
-        if (!session) return { outcome: 'gone' as const };
+          .select(sessionColumns)
+          .from(sessions)
+          .where(eq(sessions.id, found.sessionId))
+          .for('update');
+        if (!session) return { outcome: 'unknown' as const };
+        // Read after the lock: a concurrent exchange may have rotated it while we waited.
+        const [token] = await tx
+          .select({ rotatedAt: refreshTokens.rotatedAt })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.id, found.id));
+        const decision = input.decide(token!, session);
+        if (decision === 'revoked' || decision === 'expired') return { outcome: decision };
+        if (decision === 'reused') {
+          await tx
+            .update(sessions)
+            .set({ revokedAt: input.now, revokedReason: 'refresh_token_reuse' })
+            .where(eq(sessions.id, session.id));
+          return { outcome: 'reused' as const };
+        }
+        let parentId: string | null = found.id;
+        if (decision === 'valid') {
+          await tx
+            .update(refreshTokens)
+            .set({ rotatedAt: input.now })
+            .where(and(eq(refreshTokens.sessionId, session.id), isNull(refreshTokens.rotatedAt)));
+        } else {
+          const [live] = await tx
+            .select({ parentId: refreshTokens.parentId })
+            .from(refreshTokens)
+            .where(and(eq(refreshTokens.sessionId, session.id), isNull(refreshTokens.rotatedAt)))
+            .orderBy(desc(refreshTokens.createdAt))
+            .limit(1);
+          if (live) parentId = live.parentId;
+        }
         await tx.insert(refreshTokens).values({
-          sessionId: input.sessionId,
+          sessionId: session.id,
           tokenHash: input.newTokenHash,
-          parentId: input.tokenId,
+          parentId,
           createdAt: input.now,
         });
-        return { outcome: 'rotated' as const, session };
+        const [refreshed] = await tx
+          .update(sessions)
+          .set({ refreshedAt: input.now, expiresAt: input.expiresAt })
+          .where(eq(sessions.id, session.id))
+          .returning(sessionColumns);
+        return {
+          outcome: decision === 'valid' ? ('rotated' as const) : ('reissued' as const),
+          session: refreshed!,
+        };
       });
     },
 

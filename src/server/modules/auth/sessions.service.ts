@@ -90,32 +90,28 @@ export function createSessionsService(deps: {
       return credentials(session, refreshToken);
     },
 
-    /** Exchanges a refresh token; showing an exchanged one again revokes its whole family. */
+    /**
+     * Exchanges a refresh token. Shown again within the reuse interval, an exchanged one gets
+     * a token of the family's current generation (a retry or a second tab, not a thief);
+     * later, it revokes the whole family.
+     */
     async refresh(presented: string): Promise<AuthSession> {
       const now = clock.now();
-      const found = await sessions.findByRefreshHash(tokenHash(presented));
-      if (!found) throw expired();
-      const decision = decideRefresh(found.token, found.session, now);
-      const reused = async () => {
-        await sessions.revoke(found.session.id, 'refresh_token_reuse', now);
-        return new AppError(
-          ErrorCode.refreshReused,
-          'Refresh token already used. Please sign in again.',
-        );
-      };
-      if (decision === 'reused') throw await reused();
-      if (decision !== 'valid') throw expired();
       const next = newOpaqueToken();
-      const result = await sessions.rotate({
-        tokenId: found.token.id,
-        sessionId: found.session.id,
+      const result = await sessions.exchange({
+        tokenHash: tokenHash(presented),
         newTokenHash: tokenHash(next),
         now,
         expiresAt: sessionExpiryFrom(now),
+        decide: (token, session) => decideRefresh(token, session, now),
       });
-      // Lost the race to a concurrent exchange of the same token: that is reuse too.
-      if (result.outcome === 'reused') throw await reused();
-      if (result.outcome === 'gone') throw expired();
+      if (result.outcome === 'reused') {
+        throw new AppError(
+          ErrorCode.refreshReused,
+          'Refresh token already used. Please sign in again.',
+        );
+      }
+      if (result.outcome !== 'rotated' && result.outcome !== 'reissued') throw expired();
       return credentials(result.session, next);
     },
 
