@@ -41,6 +41,10 @@ describe('parseEnv', () => {
     [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '300.0.0.1' }, 'TRUST_PROXY'],
+    [{ HOST: 'two words' }, 'HOST'],
+    [{ HOST: 'under_score.example' }, 'HOST'],
+    [{ HOST: 'http://localhost' }, 'HOST'],
+    [{ CANTO_DEV: 'yes' }, 'CANTO_DEV'],
   ])('rejects %o with one line naming %s', (source, name) => {
     expect(() => parseEnv(source)).toThrowError(
       new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
@@ -55,6 +59,21 @@ describe('parseEnv', () => {
       '::1',
       'fd00::/8',
     ]);
+  });
+
+  it('listens on every interface unless HOST names an address or a host name', () => {
+    expect(parseEnv({}).host).toBe('0.0.0.0');
+    expect(parseEnv({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(parseEnv({ HOST: '::' }).host).toBe('::');
+    expect(parseEnv({ HOST: 'localhost' }).host).toBe('localhost');
+    expect(parseEnv({ HOST: 'canto-1.internal' }).host).toBe('canto-1.internal');
+  });
+
+  it('is in production mode unless CANTO_DEV is set (npm run dev sets it)', () => {
+    expect(parseEnv({}).dev).toBe(false);
+    expect(parseEnv({ CANTO_DEV: '1' }).dev).toBe(true);
+    expect(parseEnv({ CANTO_DEV: 'true' }).dev).toBe(true);
+    expect(parseEnv({ CANTO_DEV: '0' }).dev).toBe(false);
   });
 
   it('accepts a complete S3 configuration', () => {

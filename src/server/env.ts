@@ -41,9 +41,20 @@ const addressList = z.string().transform((v, ctx) => {
   return entries;
 });
 
+/** An IP address or a host name (letters, digits, dots, hyphens), as `listen()` takes it. */
+const host = z
+  .string()
+  .refine(
+    (v) =>
+      net.isIP(v) !== 0 ||
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(v),
+    'must be an IP address or a host name',
+  );
+
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: host.default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -57,6 +68,8 @@ const schema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    MEDIA_OFFLOAD: z.enum(['none', 'x-accel', 'redirect']).optional(),
+    CDN_URL: url(['http:', 'https:']).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
@@ -70,6 +83,7 @@ const schema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    CANTO_DEV: bool.default(false),
   })
   .superRefine((v, ctx) => {
     if (v.STORAGE === 's3') {
@@ -78,6 +92,13 @@ const schema = z
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE=s3' });
       }
     }
+    const offload = v.MEDIA_OFFLOAD ?? (v.STORAGE === 's3' ? 'redirect' : 'none');
+    // nginx reads files from DATA_DIR/media; a redirect needs a store that serves URLs.
+    const needs = { none: v.STORAGE, 'x-accel': 'local', redirect: 's3' }[offload];
+    if (v.STORAGE !== needs)
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_OFFLOAD'], message: `needs STORAGE=${needs}` });
+    if (v.CDN_URL && offload !== 'redirect')
+      ctx.addIssue({ code: 'custom', path: ['CDN_URL'], message: 'needs MEDIA_OFFLOAD=redirect' });
     if (v.PAYMENTS === 'stripe') {
       for (const key of [
         'STRIPE_SECRET_KEY',
@@ -111,6 +132,8 @@ const schema = z
 
 export type Env = {
   port: number;
+  /** Address to listen on (HOST); all interfaces by default. */
+  host: string;
   dataDir: string;
   databaseUrl: string | undefined;
   /** Undefined means: generate one and keep it in DATA_DIR (see secrets.ts). */
@@ -126,6 +149,10 @@ export type Env = {
     accessKeyId?: string;
     secretAccessKey?: string;
   };
+  /** How a verified /media request is answered: by Node, nginx X-Accel-Redirect or a redirect. */
+  mediaOffload: 'none' | 'x-accel' | 'redirect';
+  /** With redirect: a CDN base URL that replaces presigned store URLs (same signature scheme). */
+  cdnUrl: string | undefined;
   smtpUrl: string | undefined;
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
@@ -135,6 +162,8 @@ export type Env = {
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
+  /** CANTO_DEV=1, set by `npm run dev`: Vite serves the web app, so no built one is expected. */
+  dev: boolean;
 };
 
 export class EnvError extends Error {}
@@ -155,6 +184,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const port = v.PORT;
   return {
     port,
+    host: v.HOST,
     dataDir: path.resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
     secretKey: v.SECRET_KEY,
@@ -173,6 +203,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       accessKeyId: v.S3_ACCESS_KEY_ID,
       secretAccessKey: v.S3_SECRET_ACCESS_KEY,
     },
+    mediaOffload: v.MEDIA_OFFLOAD ?? (v.STORAGE === 's3' ? 'redirect' : 'none'),
+    cdnUrl: v.CDN_URL?.replace(/\/$/, ''),
     smtpUrl: v.SMTP_URL,
     payments: v.PAYMENTS,
     stripe: {
@@ -185,5 +217,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
+    dev: v.CANTO_DEV,
   };
 }
