@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { openDatabase } from './db/client.ts';
-import { buildApp } from './app.ts';
 import { resolveSecretKey } from './security/secrets.ts';
-import { bootstrap } from './bootstrap.ts';
+
+// The host process. `npm start` runs the compiled copy (dist/server/main.js, built by
+// scripts/build.mjs) in the launcher's own process; `npm run dev` and the tests run this file
+// with tsx. Nothing here builds anything: the launcher builds what is missing or stale.
 
 function loadEnv(): Env {
   try {
@@ -19,27 +20,25 @@ function loadEnv(): Env {
   }
 }
 
-/** `npm start` on a fresh clone builds the web app once, so two commands are enough. */
-function ensureWebBuild(webDir: string) {
-  if (fs.existsSync(path.join(webDir, 'index.html'))) return;
-  console.log('Building the web app (first start only)…');
-  const vite = path.resolve('node_modules/.bin/vite');
-  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error('The web app failed to build; see the output above.');
-    process.exit(1);
-  }
-}
-
 async function main() {
   const env = loadEnv();
   env.secretKey = resolveSecretKey(env.secretKey, env.dataDir);
   const webDir = path.resolve('dist/web');
-  if (process.env.CANTO_DEV !== '1') ensureWebBuild(webDir);
 
+  // The app's modules load while the database opens: PGlite compiles its WASM off the main
+  // thread and a server connection waits on the network, so the two overlap.
+  const appModules = Promise.all([import('./app.ts'), import('./bootstrap.ts')]);
+  appModules.catch(() => {}); // awaited below; this only stops an early rejection going unhandled
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   await database.migrate();
+  const [{ buildApp }, { bootstrap }] = await appModules;
   const app = await buildApp({ env, database, webDir });
+  if (!env.dev && !fs.existsSync(path.join(webDir, 'index.html'))) {
+    app.log.warn(
+      { webDir },
+      'the web app is not built: pages answer 503 until `npm run build` (npm start builds it)',
+    );
+  }
   await bootstrap({ env, database, log: app.log, accounts: app.accounts });
 
   let closing = false;
@@ -59,7 +58,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: env.port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port: env.port, host: env.host });
 }
 
 main().catch((error) => {

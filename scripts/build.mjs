@@ -1,0 +1,155 @@
+/**
+ * The production build, in plain JavaScript so that plain `node` runs it (docs/decisions/0009).
+ *
+ *   node scripts/build.mjs            web app (Vite → dist/web) and server (esbuild → dist/server)
+ *   node scripts/build.mjs server     only the server
+ *   node scripts/build.mjs web        only the web app
+ *
+ * scripts/start.mjs (`npm start`) imports `ensureBuilt()`: it builds what is missing or older
+ * than its sources, then serves the compiled server in its own process.
+ *
+ * The server bundle: src/server/main.ts with every package left external (node_modules is
+ * there at run time; PGlite and pg_trgm read their .wasm/.data/.tar.gz files beside their own
+ * modules), ESM with code splitting, so that a dynamic import() (the S3 SDK, sharp, the API
+ * docs UI…) stays a separate file loaded only when first used. The committed SQL migrations
+ * are copied to dist/server/migrations, where db/client.ts looks for them first.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...parts) => path.join(root, ...parts);
+
+export const serverOut = at('dist', 'server');
+export const serverEntry = path.join(serverOut, 'main.js');
+const serverStamp = path.join(serverOut, 'build.json');
+export const webOut = at('dist', 'web');
+const webIndex = path.join(webOut, 'index.html');
+
+// Sources whose change makes a build stale. Tests are no input of either build.
+const shared = ['src/core', 'src/contracts'];
+const serverInputs = ['src/server', ...shared, 'scripts/build.mjs'];
+const webInputs = ['src/web', ...shared, 'vite.config.ts', 'package-lock.json'];
+const isTest = (name) => /\.test\.tsx?$/.test(name);
+
+/** Newest modification time (ms) of the files under `inputs`; 0 when none exists. */
+function newestMtime(inputs) {
+  let newest = 0;
+  const visit = (file) => {
+    let stat;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(file)) if (!isTest(entry)) visit(path.join(file, entry));
+    } else {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  for (const input of inputs) visit(at(input));
+  return newest;
+}
+
+const mtimeOf = (file) => {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+
+/** Why the server build must be (re)made, or null when it is current. */
+export function serverBuildStale() {
+  if (!fs.existsSync(serverEntry) || !fs.existsSync(serverStamp)) return 'missing';
+  return newestMtime(serverInputs) > mtimeOf(serverStamp) ? 'older than its sources' : null;
+}
+
+/** Why the web build must be (re)made, or null when it is current. */
+export function webBuildStale() {
+  if (!fs.existsSync(webIndex)) return 'missing';
+  return newestMtime(webInputs) > mtimeOf(webIndex) ? 'older than its sources' : null;
+}
+
+/**
+ * Bundles the server into dist/server. `clean` empties the folder first; the automatic build
+ * of `npm start` does not, so a server still running from an older build keeps the chunks
+ * it may load later (their names carry a content hash, so the folder grows only on changes).
+ */
+export async function buildServer({ clean = false } = {}) {
+  const esbuild = await import('esbuild');
+  if (clean) fs.rmSync(serverOut, { recursive: true, force: true });
+  fs.mkdirSync(serverOut, { recursive: true });
+  try {
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: { main: 'src/server/main.ts' },
+      outdir: serverOut,
+      // Chunks sit beside main.js: code that reads import.meta.url (db/client.ts) finds
+      // dist/server/migrations from any of them.
+      chunkNames: '[name]-[hash]',
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.19',
+      packages: 'external',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    });
+  } finally {
+    // The JS API keeps esbuild's service process alive otherwise.
+    await esbuild.stop();
+  }
+  const migrations = path.join(serverOut, 'migrations');
+  fs.rmSync(migrations, { recursive: true, force: true });
+  fs.cpSync(at('src', 'server', 'db', 'migrations'), migrations, { recursive: true });
+  // Written last: a build interrupted half way has no stamp and counts as missing.
+  fs.writeFileSync(serverStamp, `${JSON.stringify({ builtAt: new Date().toISOString() })}\n`);
+}
+
+/** Builds the web app with Vite in a child process, so its memory never joins the server's. */
+export function buildWeb() {
+  const vite = at('node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('the web app failed to build; see the output above');
+}
+
+/** Builds whatever is missing or older than its sources; quiet when both are current. */
+export async function ensureBuilt(log = (line) => console.log(line)) {
+  const web = webBuildStale();
+  if (web) {
+    log(`Building the web app (${web})…`);
+    buildWeb();
+  }
+  const server = serverBuildStale();
+  if (server) {
+    log(`Building the server (${server})…`);
+    await buildServer();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const what = process.argv[2] ?? 'all';
+  if (!['all', 'web', 'server'].includes(what)) {
+    console.error('usage: node scripts/build.mjs [all|web|server]');
+    process.exit(2);
+  }
+  try {
+    if (what !== 'server') buildWeb();
+    if (what !== 'web') {
+      const started = Date.now();
+      await buildServer({ clean: true });
+      console.log(`dist/server built in ${Date.now() - started} ms`);
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
