@@ -1,24 +1,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type { Notification } from 'pg';
 import * as schema from './schema/index.ts';
+
+// Each engine's driver is imported only when that engine is opened: a PGlite process never
+// loads node-postgres, a PostgreSQL one never loads the WASM build (docs/decisions/0009).
 
 export type Schema = typeof schema;
 /** The one database type the repositories see, whichever engine is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
-export const migrationsFolder = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'migrations',
-);
+/**
+ * The committed SQL migrations. Beside this file in the sources (src/server/db/migrations);
+ * the production build (scripts/build.mjs) bundles this file into dist/server/ and copies
+ * them to dist/server/migrations. The sources' folder is the fallback for a bundle that runs
+ * without its copy.
+ */
+export const migrationsFolder = findMigrations(path.dirname(fileURLToPath(import.meta.url)));
+
+function findMigrations(here: string): string {
+  const candidates = [
+    path.join(here, 'migrations'),
+    path.resolve(here, '../../src/server/db/migrations'),
+  ];
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json')));
+  // The first candidate keeps drizzle's own "no migrations" error naming a sensible path.
+  return found ?? candidates[0]!;
+}
 
 export type Database = {
   db: Db;
@@ -38,16 +49,35 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     : openPglite(path.join(opts.dataDir, 'db'));
 }
 
+/**
+ * PostgreSQL settings for the embedded engine, on top of PGlite's own start parameters.
+ * shared_buffers defaults to 128MB, sized for a server with many backends, and PGlite zeroes
+ * all of it inside this process at start: it was the largest part of the idle RSS. PGlite
+ * has one backend, and the pages it reads also stay in the OS page cache, so a smaller pool
+ * costs little; docs/decisions/0009 has the figures, search at 200k songs included.
+ */
+export const pgliteSettings: Readonly<Record<string, string>> = { shared_buffers: '32MB' };
+
 /** Opens (creating if needed) an embedded PGlite data directory. */
 export async function openPglite(dir: string): Promise<Database> {
+  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const settings = Object.entries(pgliteSettings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const client: PGlite = await PGlite.create(dir, {
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...settings],
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     listen: (channel, onPayload) => client.listen(channel, onPayload),
-    migrate: () => migratePglite(db as never, { migrationsFolder }),
+    migrate: () => migrate(db as never, { migrationsFolder }),
     close: () => client.close(),
   };
 }
@@ -55,6 +85,11 @@ export async function openPglite(dir: string): Promise<Database> {
 const MIGRATION_LOCK = 7_263_540_119;
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   // No JIT: its compile (~100–300 ms) is paid by any query whose estimated cost passes
   // jit_above_cost, such as search's gated full-scan branch that usually never runs
   // (ADR 0006); this app's queries are short.
@@ -67,7 +102,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     kind: 'postgres',
     async listen(channel, onPayload) {
       const client = await pool.connect();
-      const handler = (msg: pg.Notification) => {
+      const handler = (msg: Notification) => {
         if (msg.channel === channel) onPayload(msg.payload ?? '');
       };
       client.on('notification', handler);
