@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 
 export type Mail = { to: string; subject: string; text: string };
 export type Mailer = {
@@ -21,12 +21,15 @@ export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger
       },
     };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer is loaded with the first mail, not at start (docs/decisions/0009).
+  let transport: Promise<Transporter> | undefined;
   const from = process.env.MAIL_FROM ?? 'Canto <no-reply@canto.local>';
   return {
     delivers: true,
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl));
+      const smtp = await transport;
+      await smtp.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
   };
 }

@@ -1,13 +1,13 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+
+// The library (~18 MB resident, the heaviest import of the server) is loaded on the first
+// passkey operation, not at start (docs/decisions/0009).
+const webauthn = () => import('@simplewebauthn/server');
 
 export type RelyingParty = { id: string; name: string; origin: string };
 
@@ -26,11 +26,12 @@ export type StoredCredential = {
 
 const TIMEOUT_MS = 5 * 60_000;
 
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   user: { id: string; email: string; displayName: string | null },
   existing: { id: string; transports: string[] }[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -45,10 +46,11 @@ export function registrationOptions(
   });
 }
 
-export function authenticationOptions(
+export async function authenticationOptions(
   rp: RelyingParty,
   credential: { id: string; transports: string[] },
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: [credential],
@@ -63,6 +65,7 @@ export async function verifyRegistration(
   response: RegistrationResponseJSON,
   expectedChallenge: string,
 ): Promise<StoredCredential | null> {
+  const { verifyRegistrationResponse } = await webauthn();
   const result = await verifyRegistrationResponse({
     response,
     expectedChallenge,
@@ -88,6 +91,7 @@ export async function verifyAuthentication(
   credential: StoredCredential,
 ): Promise<{ newCounter: number } | null> {
   if (response.id !== credential.id) return null;
+  const { verifyAuthenticationResponse } = await webauthn();
   const result = await verifyAuthenticationResponse({
     response,
     expectedChallenge,

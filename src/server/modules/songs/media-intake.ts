@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseFile } from 'music-metadata';
-import sharp from 'sharp';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { songLimits, songMessages } from '../../../core/validation/song.rules.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
@@ -97,6 +95,8 @@ export type AudioFacts = {
 
 /** A real parse of the stored temp file: it must be the container it claimed and have a duration. */
 export async function probeAudio(file: ReceivedAudio): Promise<AudioFacts> {
+  // Loaded on the first upload, not at start (docs/decisions/0009).
+  const { parseFile } = await import('music-metadata');
   let meta;
   try {
     meta = await parseFile(file.path, { duration: true, skipCovers: true });
@@ -145,6 +145,8 @@ export const COVER_MAX_SIDE = 1000;
  */
 export async function processCover(input: Buffer): Promise<Buffer> {
   if (input.length === 0) throw coverInvalid('empty');
+  // sharp (libvips, ~15 MB resident) is loaded on the first cover, not at start (ADR 0009).
+  const { default: sharp } = await import('sharp');
   try {
     const image = sharp(input, { failOn: 'error', limitInputPixels: 40_000_000 });
     const { format } = await image.metadata();
