@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firstError } from './auth.rules.ts';
 import {
   artistLabel,
+  defaultSongGenre,
   defaultSongTitle,
   GENRE_FILTERS,
   GENRES,
@@ -107,5 +108,13 @@ describe('display helpers', () => {
     expect(defaultSongTitle(null, '.mp3')).toBe('.mp3');
     expect(defaultSongTitle(null, '')).toBe('Untitled');
     expect(defaultSongTitle('t'.repeat(300), null)).toHaveLength(200);
+    expect(defaultSongTitle('Ti\u0000tle', 'x.mp3')).toBe('Title');
+  });
+
+  it('takes a genre from the tag without control characters (a NUL cannot be stored)', () => {
+    expect(defaultSongGenre(' Ro\u0000ck ')).toBe('Rock');
+    expect(defaultSongGenre('g'.repeat(300))).toHaveLength(100);
+    expect(defaultSongGenre('\u0000 ')).toBeNull();
+    expect(defaultSongGenre(undefined)).toBeNull();
   });
 });

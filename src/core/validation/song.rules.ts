@@ -117,6 +117,21 @@ export function artistLabel(song: { artist?: string | null; artist_id?: string |
 }
 
 /**
+ * Text from a file's tags, fit to store: no control characters (a tag may hold a NUL, which
+ * PostgreSQL text cannot), trimmed and cut to `max`.
+ */
+function cleanTagText(s: string, max: number): string {
+  return (
+    s
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim()
+      .slice(0, max)
+      .trim()
+  );
+}
+
+/**
  * The title to store when the form left it blank (product.md §3): the file's tag title,
  * then the file name without its extension and any directory part, cut to the limit.
  */
@@ -124,17 +139,16 @@ export function defaultSongTitle(
   tagTitle: string | undefined | null,
   fileName: string | undefined | null,
 ): string {
-  const clean = (s: string) =>
-    s
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f]/g, '')
-      .trim()
-      .slice(0, songLimits.titleMax)
-      .trim();
+  const clean = (s: string) => cleanTagText(s, songLimits.titleMax);
   const fromTag = clean(tagTitle ?? '');
   if (fromTag) return fromTag;
   const base = (fileName ?? '').split(/[\\/]/).pop() ?? '';
   const dot = base.lastIndexOf('.');
   const fromName = clean(dot > 0 ? base.slice(0, dot) : base);
   return fromName || 'Untitled';
+}
+
+/** The genre to store when the form left it blank: the file's tag genre, cleaned, or none. */
+export function defaultSongGenre(tagGenre: string | undefined | null): string | null {
+  return cleanTagText(tagGenre ?? '', songLimits.genreMax) || null;
 }

@@ -9,15 +9,18 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { registerErrorHandler } from './http-errors.ts';
+import { registerNulGuard } from './nul-guard.ts';
 
 /**
  * What every route relies on before any feature is registered: zod validation and
- * serialization, the JSON error mapping, security headers, cookies and the OpenAPI document.
+ * serialization, the JSON error mapping, the NUL guard, security headers, cookies and the
+ * OpenAPI document.
  */
 export async function registerPlatformPlugins(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerNulGuard(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

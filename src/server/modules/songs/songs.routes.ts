@@ -16,6 +16,7 @@ import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { songLimits } from '../../../core/validation/song.rules.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
+import { assertNoNul } from '../../http/nul-guard.ts';
 import type { IncomingPart, SongsService } from './songs.service.ts';
 
 // The parser's own ceilings; the service enforces the spec limits per part while streaming.
@@ -39,6 +40,8 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<IncomingPart> {
   }
   for await (const part of request.parts({ limits: multipartLimits })) {
     if (part.type === 'field') {
+      // The NUL guard sees JSON bodies only; multipart fields are checked as they arrive.
+      assertNoNul({ [part.fieldname]: part.value }, 'body');
       yield {
         kind: 'field',
         name: part.fieldname,

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { PodcastDto, SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
+  defaultSongGenre,
   defaultSongTitle,
   genreFilterValue,
   listSizes,
@@ -218,7 +219,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         if (coverKey) stored.push(['cover-art', coverKey]);
 
         const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
-        const songGenre = genre || facts.tagGenre?.trim().slice(0, songLimits.genreMax) || null;
+        const songGenre = genre || defaultSongGenre(facts.tagGenre);
         const row = await songs.insertAndAnnounce(
           {
             artistId,
