@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -23,6 +23,24 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.notConfigured]: 501,
   [ErrorCode.internal]: 500,
+};
+
+/**
+ * The multipart parser (@fastify/busboy) rejects a malformed body with plain Errors, no code
+ * or status: no boundary, an empty or over-long one (its stream search refuses the needle), a
+ * body that ends inside a part. They reach the handler from `request.parts()` or from a file
+ * stream the service is reading.
+ */
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|The needle cannot .+)$/;
+
+/** @fastify/multipart's own errors carry a status; these say what went wrong more plainly. */
+const multipartMessages: Record<string, string> = {
+  FST_PARTS_LIMIT: 'Too many parts in the multipart body',
+  FST_FILES_LIMIT: 'Too many files in the multipart body',
+  FST_FIELDS_LIMIT: 'Too many fields in the multipart body',
+  FST_PROTO_VIOLATION: 'A multipart field name is not allowed',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the body as multipart/form-data',
 };
 
 export function httpStatusOf(code: ErrorCode): number {
@@ -59,9 +77,15 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(500)
         .send({ error: { code: ErrorCode.internal, message: 'Internal server error' } });
     }
+    if (MALFORMED_MULTIPART.test(error.message) && !(error as FastifyError).code) {
+      return reply
+        .status(400)
+        .send({ error: { code: ErrorCode.validation, message: 'Malformed multipart body' } });
+    }
     const fe = error as FastifyError;
-    const status =
-      fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500 ? fe.statusCode : 500;
+    // @fastify/multipart answers "not multipart" with 406; for the API it is the wrong media type.
+    const given = fe.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ? 415 : fe.statusCode;
+    const status = given && given >= 400 && given < 500 ? given : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
       return reply
@@ -78,6 +102,27 @@ export function registerErrorHandler(app: FastifyInstance) {
             : status === 404
               ? ErrorCode.notFound
               : ErrorCode.validation;
-    return reply.status(status).send({ error: { code, message: fe.message } });
+    const message = (fe.code && multipartMessages[fe.code]) || fe.message;
+    return reply.status(status).send({ error: { code, message } });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a URL that does not decode,
+ * a path parameter over maxParamLength) happen before any route or error handler, and would
+ * otherwise answer in Fastify's shape with the raw URL echoed back.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const [status, code, message] =
+    error.code === 'FST_ERR_BAD_URL'
+      ? [400, ErrorCode.validation, 'Malformed URL']
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? [414, ErrorCode.validation, 'A URL path segment is too long']
+        : [500, ErrorCode.internal, 'Internal server error'];
+  if (status === 500) request.log.error({ err: error }, 'router error');
+  void reply.status(status).send({ error: { code, message } });
 }
