@@ -38,7 +38,9 @@ export const sessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;
 
-export const refreshBody = z.object({ refresh_token: z.string().min(1).optional() });
+/** Refresh tokens are short opaque strings; the bound keeps a 10 kB value from reaching a lookup. */
+const refreshToken = z.string().min(1).max(512);
+export const refreshBody = z.object({ refresh_token: refreshToken.optional() });
 
 export const errorBody = z.object({
   error: z.object({
@@ -49,7 +51,7 @@ export const errorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
-export const signOutBody = z.object({ refresh_token: z.string().min(1).optional() });
+export const signOutBody = z.object({ refresh_token: refreshToken.optional() });
 
 /** Password reset (product.md §2): the answer never tells whether the email exists. */
 export const recoverBody = z.object({ email: signInRules.shape.email });
