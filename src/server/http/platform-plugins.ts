@@ -11,6 +11,27 @@ import {
 import { registerErrorHandler } from './http-errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The JSON Schema of a multipart/form-data body, for the OpenAPI document only: such
+     * routes read their parts in the handler, so they have no `body` to validate.
+     */
+    multipartBody?: Record<string, unknown>;
+  }
+}
+
+/** jsonSchemaTransform, plus the request body of multipart routes (`multipartBody`). */
+const documentMultipartBodies: typeof jsonSchemaTransform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const { multipartBody, ...schema } = out.schema as Record<string, unknown>;
+  if (multipartBody && !schema.body) {
+    schema.body = multipartBody;
+    schema.consumes = ['multipart/form-data'];
+  }
+  return { ...out, schema };
+};
+
 /**
  * What every route relies on before any feature is registered: zod validation and
  * serialization, the JSON error mapping, the NUL guard, security headers, cookies and the
@@ -51,7 +72,7 @@ export async function registerPlatformPlugins(app: FastifyInstance): Promise<voi
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: documentMultipartBodies,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }

@@ -61,11 +61,23 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<IncomingPart> {
   }
 }
 
-const multipartDoc = (fields: Record<string, string>) => ({
+type MultipartField = { file?: true; required?: true; maxLength?: number; description: string };
+
+/** The OpenAPI request body of a multipart route (its parts are read in the handler). */
+const multipartDoc = (fields: Record<string, MultipartField>) => ({
   consumes: ['multipart/form-data'],
-  description: `multipart/form-data fields: ${Object.entries(fields)
-    .map(([k, v]) => `\`${k}\` (${v})`)
-    .join(', ')}`,
+  multipartBody: {
+    type: 'object',
+    required: Object.keys(fields).filter((name) => fields[name]!.required),
+    properties: Object.fromEntries(
+      Object.entries(fields).map(([name, { file, maxLength, description }]) => [
+        name,
+        file
+          ? { type: 'string', format: 'binary', description }
+          : { type: 'string', maxLength, description },
+      ]),
+    ),
+  },
 });
 
 export const songsRoutes =
@@ -82,10 +94,13 @@ export const songsRoutes =
           tags: ['songs'],
           summary: 'Upload a song (audio ≤ 100 MB, optional cover ≤ 5 MB) in one request',
           ...multipartDoc({
-            file: 'audio: MP3, WAV, FLAC, Ogg or M4A',
-            cover: 'optional image',
-            title: 'optional, ≤ 200; defaults to the tag title, then the file name',
-            genre: 'optional, ≤ 100',
+            file: { file: true, required: true, description: 'audio: MP3, WAV, FLAC, Ogg or M4A' },
+            cover: { file: true, description: 'optional cover image ≤ 5 MB' },
+            title: {
+              maxLength: songLimits.titleMax,
+              description: 'defaults to the tag title, then the file name',
+            },
+            genre: { maxLength: songLimits.genreMax, description: 'defaults to the tag genre' },
           }),
           response: { 201: songDto },
         },
@@ -174,7 +189,9 @@ export const songsRoutes =
         schema: {
           tags: ['songs'],
           summary: "Replace a song's cover art (its artist only)",
-          ...multipartDoc({ cover: 'image ≤ 5 MB' }),
+          ...multipartDoc({
+            cover: { file: true, required: true, description: 'image ≤ 5 MB' },
+          }),
           params: songIdParams,
           response: { 200: songDto },
         },
