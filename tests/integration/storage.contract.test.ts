@@ -141,6 +141,51 @@ describe.each([
     expect(await part(9_990, 50_000)).toBe(data.subarray(9_990).toString('hex'));
   });
 
+  it('reads one object many times: concurrently, in ranges, after an abandoned read', async () => {
+    const data = bytes(300_000, 5);
+    const key = newKey('mp3');
+    await storage.put('music', key, chunked(data), audio);
+    const abandoned = await storage.read('music', key, { start: 0, end: 99_999 });
+    abandoned.destroy();
+    const [whole, part, again] = await Promise.all([
+      storage.read('music', key).then(buffer),
+      storage.read('music', key, { start: 1000, end: 1999 }).then(buffer),
+      storage.read('music', key).then(buffer),
+    ]);
+    expect(sha(whole)).toBe(sha(data));
+    expect(part.equals(data.subarray(1000, 2000))).toBe(true);
+    expect(sha(again)).toBe(sha(data));
+    expect(sha(await buffer(await storage.read('music', key)))).toBe(sha(data));
+  });
+
+  it('stops serving an object once it is deleted, even right after reading it', async () => {
+    const key = newKey('mp3');
+    await storage.put('music', key, chunked(bytes(5_000, 6)), audio);
+    await buffer(await storage.read('music', key));
+    await storage.delete('music', key);
+    expect(await codeOf(storage.read('music', key))).toBe(ErrorCode.notFound);
+    expect(await storage.stat('music', key)).toBeNull();
+  });
+
+  it('offers presigned URLs only where the store itself can serve the object', async () => {
+    if (storage.kind === 'local') {
+      expect(storage.presignedUrl).toBeUndefined();
+      return;
+    }
+    const data = bytes(2_000, 7);
+    const key = newKey('mp3');
+    await storage.put('music', key, chunked(data), audio);
+    const options = { signingDate: new Date(), expiresInSeconds: 60 };
+    const url = await storage.presignedUrl!('music', key, { method: 'GET', ...options });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+    const head = await storage.presignedUrl!('music', key, { method: 'HEAD', ...options });
+    expect((await fetch(head, { method: 'HEAD' })).status).toBe(200);
+    // (s3rver does not check presigned signatures, so refusals are AWS's to prove.)
+  });
+
   it('refuses a range starting past the end', async () => {
     const key = newKey('png');
     await storage.put('cover-art', key, chunked(bytes(100)), {

@@ -18,6 +18,7 @@ import {
   unsatisfiable,
   type Bucket,
   type ByteRange,
+  type PresignOptions,
   type Storage,
   type StoredObject,
 } from './storage.ts';
@@ -47,6 +48,7 @@ export function createS3Storage(settings: S3Settings): Storage {
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = settings.bucket;
+  let presigner: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
   const objectKey = (bucket: string, key: string) => {
     assertLocation(bucket, key);
     return `${bucket}/${key}`;
@@ -127,6 +129,26 @@ export function createS3Storage(settings: S3Settings): Storage {
         }
         throw error;
       }
+    },
+
+    async presignedUrl(bucket, key, options: PresignOptions) {
+      const Key = objectKey(bucket, key);
+      // Loaded on first use: deployments on local disk never load the presigner.
+      const { getSignedUrl } = await (presigner ??= import('@aws-sdk/s3-request-presigner'));
+      const input = {
+        Bucket,
+        Key,
+        // The media route serves by extension, never by stored metadata (ADR 0005).
+        ResponseContentType: contentTypeOfKey(key),
+        ResponseCacheControl: options.cacheControl,
+        ResponseContentDisposition: options.contentDisposition,
+      };
+      const command =
+        options.method === 'HEAD' ? new HeadObjectCommand(input) : new GetObjectCommand(input);
+      return getSignedUrl(client, command, {
+        signingDate: options.signingDate,
+        expiresIn: options.expiresInSeconds,
+      });
     },
 
     async delete(bucket, key) {

@@ -35,6 +35,16 @@ export type StoredObject = { size: number; contentType: string; etag: string; la
 
 export type PutOptions = { contentType: string; maxBytes: number };
 
+export type PresignOptions = {
+  method: 'GET' | 'HEAD';
+  /** Rounded by the caller, so the same object gets the same URL for a while (cacheable). */
+  signingDate: Date;
+  expiresInSeconds: number;
+  /** Sent as the response's Cache-Control / Content-Disposition by the store. */
+  cacheControl?: string;
+  contentDisposition?: string;
+};
+
 export interface Storage {
   readonly kind: 'local' | 's3';
   /**
@@ -56,6 +66,13 @@ export interface Storage {
    * Async because a remote store answers before the body flows.
    */
   read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * A URL at which the store itself answers `method` for the object until `signingDate` +
+   * `expiresInSeconds` (an S3 presigned URL), with the response's Content-Type fixed to the
+   * key's type. Absent when the store cannot serve URLs (local disk). No I/O: nothing checks
+   * that the object exists.
+   */
+  presignedUrl?(bucket: Bucket, key: string, options: PresignOptions): Promise<string>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(bucket: Bucket, key: string): Promise<void>;
   exists(bucket: Bucket, key: string): Promise<boolean>;
