@@ -12,7 +12,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
-import { createMediaModule } from './modules/media/media.module.ts';
+import { createMediaModule, mediaOrigins } from './modules/media/media.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
@@ -59,14 +59,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Malformed or over-long URLs are refused before routing: answer them in the API's shape.
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
-  await registerPlatformPlugins(app);
+  await registerPlatformPlugins(app, { mediaOrigins: mediaOrigins(deps.env) });
 
   const ctx: ModuleContext = {
     env: deps.env,
     database: deps.database,
     clock: deps.clock ?? systemClock,
     log: app.log,
-    storage: deps.storage ?? createStorage(deps.env),
+    storage: deps.storage ?? (await createStorage(deps.env)),
     mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log),
   };
   const roles = createRolesModule(deps.database.db);
@@ -75,13 +75,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Start-up (ADMIN_EMAIL, demo content) creates accounts through the auth module, not around it.
   app.decorate('accounts', auth.accounts);
 
+  const media = createMediaModule(ctx);
   const modules: FeatureModule[] = [
     createSystemModule(),
     auth,
     createMfaModule(ctx, { auth }),
     createArtistApprovalModule(ctx),
-    createMediaModule(ctx),
-    createSongsModule(ctx),
+    media,
+    createSongsModule(ctx, { media }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

@@ -115,7 +115,7 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
 
   it('covers the genres and stores every file where its URL points', async () => {
     const rows = (await t.db.database.db.execute(
-      'select genre, file_url, file_key, cover_art_url, cover_art_key, duration_ms, play_count, artist from songs' as never,
+      'select id, genre, file_url, file_key, cover_art_url, cover_art_key, duration_ms, play_count, artist from songs' as never,
     )) as unknown as { rows: Record<string, string | number>[] };
     expect(new Set(rows.rows.map((r) => r.genre)).size).toBe(8);
     for (const r of rows.rows) {
@@ -135,7 +135,19 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
       expect(Number(r.play_count)).toBeGreaterThan(0);
       expect(r.artist).toMatch(/Nova Lumen|The Night Owls/);
     }
-    const media = await t.app.inject({ method: 'GET', url: String(rows.rows[0]!.file_url) });
+    // The stored path alone is refused; the URL the API hands out (signed) plays.
+    const first = rows.rows[0]!;
+    expect((await t.app.inject({ method: 'GET', url: String(first.file_url) })).statusCode).toBe(
+      403,
+    );
+    const { access_token } = (await signIn(t.app, 'ana@canto.local', DEMO_PASSWORD)).json();
+    const song = await t.app.inject({
+      method: 'GET',
+      url: `/api/songs/${first.id}`,
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(song.statusCode, song.body).toBe(200);
+    const media = await t.app.inject({ method: 'GET', url: song.json().file_url });
     expect(media.statusCode).toBe(200);
     expect(media.headers['content-type']).toContain('audio/wav');
   });

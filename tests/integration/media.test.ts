@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/test-app.ts';
+import { createMediaUrlSigner } from '../../src/server/security/media-url-signer.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { newKey, type Bucket } from '../../src/server/storage/storage.ts';
 
@@ -22,7 +23,14 @@ describe('media route', () => {
   );
   let wav: string;
   let cover: string;
-  const url = (bucket: Bucket, key: string) => `/media/${bucket}/${key}`;
+  // Audio is served only under a signed URL, as the API hands them out (media-signed-urls
+  // tests that); covers are public.
+  const url = (bucket: Bucket, key: string) => {
+    const path = `/media/${bucket}/${key}`;
+    if (bucket !== 'music' && bucket !== 'podcasts') return path;
+    return createMediaUrlSigner({ secretKey: ctx.env.secretKey!, clock: ctx.clock }).sign(path);
+  };
+  const expiryOf = (u: string) => Number(new URL(u, 'http://x').searchParams.get('e'));
   const get = (u: string, headers: Record<string, string> = {}) =>
     ctx.app.inject({ method: 'GET', url: u, headers });
 
@@ -52,7 +60,11 @@ describe('media route', () => {
     expect(res.headers['accept-ranges']).toBe('bytes');
     expect(res.headers['etag']).toMatch(/^"[^"]+"$/);
     expect(new Date(String(res.headers['last-modified'])).getTime()).not.toBeNaN();
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Immutable, but a signed URL may be cached only until it expires.
+    const u = url('music', wav);
+    const maxAge = expiryOf(u) - Math.floor(ctx.clock.now().getTime() / 1000);
+    expect(maxAge).toBeGreaterThanOrEqual(6 * 3600);
+    expect(res.headers['cache-control']).toBe(`public, max-age=${maxAge}, immutable`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.rawPayload.equals(audio)).toBe(true);
   });
@@ -172,6 +184,7 @@ describe('media route', () => {
   it('serves SVG so that it cannot run script', async () => {
     const res = await get(url('cover-art', cover));
     expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-type']).toBe('image/svg+xml');
     expect(res.headers['content-security-policy']).toBe(
       "default-src 'none'; style-src 'unsafe-inline'",

@@ -80,7 +80,7 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
       duration: 2.5,
       play_count: 0,
     });
-    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav$/);
+    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/);
     expect(song.cover_art_url).toMatch(/^\/media\/cover-art\/[0-9a-f-]{36}\.webp$/);
 
     const [row] = await rows<{ duration_ms: number; file_key: string; cover_art_key: string }>(
@@ -88,7 +88,7 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
       sql`select duration_ms, file_key, cover_art_key from songs where id = ${song.id}`,
     );
     expect(row!.duration_ms).toBe(2500);
-    expect(row!.file_key).toBe(song.file_url.replace('/media/', ''));
+    expect(row!.file_key).toBe(song.file_url.split('?')[0].replace('/media/', ''));
     expect(fs.readFileSync(path.join(ctx.env.dataDir, 'media', row!.file_key)).equals(wav)).toBe(
       true,
     );
@@ -128,7 +128,7 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     expect(song.genre).toBeNull();
     expect(song.cover_art_url).toBeNull();
     // Stored as what the bytes are (WAV), under a fresh UUID key inside the music bucket.
-    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav$/);
+    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/);
     expect(storedFiles(ctx.env.dataDir).some((f) => f.includes('passwd'))).toBe(false);
     expect(fs.existsSync(path.join(ctx.env.dataDir, 'etc'))).toBe(false);
   });

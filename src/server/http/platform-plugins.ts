@@ -37,7 +37,11 @@ const documentMultipartBodies: typeof jsonSchemaTransform = (input) => {
  * serialization, the JSON error mapping, the NUL guard, security headers, cookies and the
  * OpenAPI document.
  */
-export async function registerPlatformPlugins(app: FastifyInstance): Promise<void> {
+export async function registerPlatformPlugins(
+  app: FastifyInstance,
+  // Where the browser is redirected for media (a store or CDN origin, STORAGE=s3).
+  { mediaOrigins = [] }: { mediaOrigins?: string[] } = {},
+): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -49,8 +53,8 @@ export async function registerPlatformPlugins(app: FastifyInstance): Promise<voi
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        mediaSrc: ["'self'", 'blob:', 'https:'],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...mediaOrigins],
+        mediaSrc: ["'self'", 'blob:', 'https:', ...mediaOrigins],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],

@@ -1,9 +1,45 @@
+import type { Env } from '../../env.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
+import { resolveSecretKey } from '../../security/secrets.ts';
 import { mediaRoutes } from './media.routes.ts';
+import { createMediaService, type MediaService } from './media.service.ts';
 
-/** Stored files served at /media/<bucket>/<key> (Range, ETag, immutable caching). */
-export type MediaModule = FeatureModule;
+/**
+ * Stored files served at /media/<bucket>/<key> (Range, ETag, immutable caching), audio only
+ * under signed, expiring URLs. Other modules turn the stored `/media/…` URLs of their rows
+ * into the URLs clients get with `publicUrl` when they serialize them, so no signature is
+ * ever stored (docs/decisions/0010).
+ */
+export type MediaModule = FeatureModule & { publicUrl: MediaService['publicUrl'] };
 
 export function createMediaModule(ctx: ModuleContext): MediaModule {
-  return { name: 'media', plugin: mediaRoutes({ storage: ctx.storage }) };
+  const { env } = ctx;
+  const signer = createMediaUrlSigner({
+    secretKey: env.secretKey ?? resolveSecretKey(undefined, env.dataDir),
+    clock: ctx.clock,
+  });
+  const media = createMediaService({
+    signer,
+    storage: ctx.storage,
+    clock: ctx.clock,
+    offload: env.mediaOffload,
+    cdnUrl: env.cdnUrl,
+  });
+  return {
+    name: 'media',
+    plugin: mediaRoutes({ storage: ctx.storage, media, offload: env.mediaOffload }),
+    publicUrl: media.publicUrl,
+  };
+}
+
+/**
+ * Origins the browser fetches media from besides Canto's own, for the page's CSP
+ * (media-src, img-src): with MEDIA_OFFLOAD=redirect, the CDN or the S3 endpoint.
+ */
+export function mediaOrigins(env: Pick<Env, 'mediaOffload' | 'cdnUrl' | 's3'>): string[] {
+  if (env.mediaOffload !== 'redirect') return [];
+  const base = env.cdnUrl ?? env.s3.endpoint;
+  // Without an endpoint the SDK talks to AWS over https:, which the CSP already allows.
+  return base ? [new URL(base).origin] : [];
 }

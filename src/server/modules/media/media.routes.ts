@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,29 +9,35 @@ import {
   noneMatch,
   notModifiedSince,
 } from '../../http/byte-ranges.ts';
-import {
-  contentTypeOfKey,
-  isBucket,
-  isValidKey,
-  type Bucket,
-  type Storage,
-} from '../../storage/storage.ts';
+import { contentTypeOfKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import type { MediaOffload, MediaService } from './media.service.ts';
 
-// Keys are content-unique (a new upload gets a new key), so a URL's bytes never change.
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 // An SVG opened directly must not run script or load anything; inline styles are harmless.
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const PLACEHOLDER = '/placeholder.svg';
 
 const params = z.object({ bucket: z.string(), key: z.string() });
+const querystring = z.object({
+  e: z.string().optional().describe('Expiry of a signed URL (Unix seconds)'),
+  s: z.string().optional().describe('Signature of a signed URL'),
+});
 
 /**
- * Public media: `GET|HEAD /media/:bucket/:key` with Range, conditional requests and
- * immutable caching. Covers and audio are public URLs (the spec's public buckets); what is
- * private is which keys exist, and keys are unguessable UUIDs.
+ * `GET|HEAD /media/:bucket/:key` with Range, conditional requests and immutable caching.
+ * Audio answers only under a signed, unexpired URL (as the API hands out); covers and
+ * avatars are public (media.service.ts says why). With MEDIA_OFFLOAD the bytes come from
+ * nginx (X-Accel-Redirect) or the store (a redirect); this route only decides.
  */
 export const mediaRoutes =
-  ({ storage }: { storage: Storage }): FastifyPluginAsyncZod =>
+  ({
+    storage,
+    media,
+    offload,
+  }: {
+    storage: Storage;
+    media: MediaService;
+    offload: MediaOffload;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     app.route({
       method: ['GET', 'HEAD'],
@@ -42,77 +49,124 @@ export const mediaRoutes =
       helmet: false,
       schema: {
         tags: ['media'],
-        summary: 'Stream a stored file (Range, If-None-Match, If-Range)',
+        summary: 'Stream a stored file (signed URL for audio; Range, If-None-Match, If-Range)',
+        // Documentation only: the handler reads the raw values, so a malformed signature is
+        // a 403 like any other bad signature, and validation costs nothing per request.
         params,
+        querystring,
       },
-      handler: (request, reply) => serve(storage, request.params, request, reply),
+      // Checked by media.authorize, which is stricter than any schema (bucket list, key
+      // pattern, signature); skipping the validators saves a good part of a Range request.
+      validatorCompiler: () => () => true,
+      handler: (request, reply) => serve(request, reply),
     });
+
+    async function serve(request: FastifyRequest, reply: FastifyReply) {
+      const { bucket: rawBucket, key } = request.params as z.infer<typeof params>;
+      const access = media.authorize(rawBucket, key, request.query);
+      const bucket = access.bucket;
+      const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+
+      if (offload === 'redirect') {
+        // No stat: the store answers for existence, validators and ranges at the target.
+        const target = await media.redirect(bucket, key, access, method);
+        return reply
+          .code(302)
+          .header('location', target.location)
+          .header('cache-control', target.cacheControl)
+          .send();
+      }
+
+      const object = await storage.stat(bucket, key);
+      if (!object) return absent(bucket, reply);
+
+      const contentType = contentTypeOfKey(key);
+      const lastModified = object.lastModified.toUTCString();
+      const headers: OutgoingHttpHeaders = {
+        'content-type': contentType,
+        etag: object.etag,
+        'last-modified': lastModified,
+        'cache-control': media.cacheControl(access),
+        'accept-ranges': 'bytes',
+        'x-content-type-options': 'nosniff',
+        // Media may be embedded by other origins (helmet defaults this to same-origin).
+        'cross-origin-resource-policy': 'cross-origin',
+      };
+      if (contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
+
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      };
+      const ifNoneMatch = header('if-none-match');
+      const notModified =
+        ifNoneMatch !== undefined
+          ? noneMatch(ifNoneMatch, object.etag)
+          : notModifiedSince(header('if-modified-since'), object.lastModified);
+      if (notModified) {
+        return reply
+          .code(304)
+          .header('etag', object.etag)
+          .header('last-modified', lastModified)
+          .header('cache-control', headers['cache-control'])
+          .send();
+      }
+
+      if (offload === 'x-accel') {
+        // nginx sends the file from its internal location, with Range, If-Range, 416 and
+        // Accept-Ranges of its own; it keeps Content-Type and Cache-Control from here, and
+        // its ETag and Last-Modified equal ours (same file, same format). The site config
+        // re-adds the other headers (docs/deploy/nginx/canto.conf).
+        delete headers['accept-ranges'];
+        return reply
+          .headers({ ...headers, 'x-accel-redirect': media.xAccelUri(bucket, key) })
+          .code(200)
+          .send();
+      }
+
+      // Range is defined for GET only (RFC 9110 §14.2); HEAD describes the whole file.
+      const rangeHeader =
+        method === 'GET' && ifRangeMatches(header('if-range'), object.etag, object.lastModified)
+          ? header('range')
+          : undefined;
+      const range = decideRange(rangeHeader, object.size);
+      if (range.kind === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${object.size}`);
+        throw new AppError(ErrorCode.rangeNotSatisfiable, 'Range not satisfiable', {
+          size: object.size,
+        });
+      }
+
+      const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+      // Opened before any success header is sent, so a failure here is a plain error response.
+      const body = method === 'GET' ? await storage.read(bucket, key, part) : undefined;
+      let status = 200;
+      if (part) {
+        status = 206;
+        headers['content-range'] = `bytes ${part.start}-${part.end}/${object.size}`;
+        headers['content-length'] = part.end - part.start + 1;
+      } else {
+        headers['content-length'] = object.size;
+      }
+
+      // From here the response is written directly: Fastify's send path (onSend hooks,
+      // stream wrapping) cost as much as the file read for a 64 KB range. Fastify still logs
+      // the request and runs onResponse hooks when the response finishes.
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(status, headers);
+      if (!body) return void res.end();
+      // pipe, not pipeline(): pipeline allocates and aborts an AbortController per call, a
+      // tenth of a Range request's time. A read error cuts the response; a client that goes
+      // away (normal for players) stops the read and releases the file.
+      body.once('error', (error) => {
+        request.log.warn({ err: error }, 'media stream failed');
+        res.destroy(error);
+      });
+      res.once('close', () => body.destroy());
+      body.pipe(res);
+    }
   };
-
-async function serve(
-  storage: Storage,
-  { bucket, key }: z.infer<typeof params>,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  // Checked before storage is asked, so `..`, slashes or odd extensions never reach a path.
-  if (!isBucket(bucket) || !isValidKey(key)) throw missing();
-  const object = await storage.stat(bucket, key);
-  if (!object) return absent(bucket, reply);
-
-  const lastModified = new Date(object.lastModified);
-  const validators = (r: FastifyReply) =>
-    r
-      .header('etag', object.etag)
-      .header('last-modified', lastModified.toUTCString())
-      .header('cache-control', IMMUTABLE);
-
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const notModified =
-    header('if-none-match') !== undefined
-      ? noneMatch(header('if-none-match'), object.etag)
-      : notModifiedSince(header('if-modified-since'), lastModified);
-  if (notModified) return validators(reply).code(304).send();
-
-  // Range is defined for GET only (RFC 9110 §14.2); HEAD describes the whole file.
-  const isGet = request.method === 'GET';
-  const rangeHeader =
-    isGet && ifRangeMatches(header('if-range'), object.etag, lastModified)
-      ? header('range')
-      : undefined;
-  const range = decideRange(rangeHeader, object.size);
-  if (range.kind === 'unsatisfiable') {
-    reply.header('content-range', `bytes */${object.size}`);
-    throw new AppError(ErrorCode.rangeNotSatisfiable, 'Range not satisfiable', {
-      size: object.size,
-    });
-  }
-
-  const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
-  // Opened before any success header is set, so a failure here is a plain error response.
-  const body = isGet ? await storage.read(bucket, key, part) : undefined;
-
-  const contentType = contentTypeOfKey(key);
-  validators(reply)
-    .type(contentType)
-    .header('accept-ranges', 'bytes')
-    .header('x-content-type-options', 'nosniff')
-    // Public media may be embedded by other origins (helmet defaults this to same-origin).
-    .header('cross-origin-resource-policy', 'cross-origin');
-  if (contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_CSP);
-  if (part) {
-    reply
-      .code(206)
-      .header('content-range', `bytes ${part.start}-${part.end}/${object.size}`)
-      .header('content-length', String(part.end - part.start + 1));
-  } else {
-    reply.code(200).header('content-length', String(object.size));
-  }
-  return reply.send(body);
-}
 
 function absent(bucket: Bucket, reply: FastifyReply) {
   // A cover whose file is gone still renders: the web app ships a placeholder image.
@@ -123,7 +177,5 @@ function absent(bucket: Bucket, reply: FastifyReply) {
       .header('cache-control', 'no-cache')
       .send();
   }
-  throw missing();
+  throw new AppError(ErrorCode.notFound, 'File not found');
 }
-
-const missing = () => new AppError(ErrorCode.notFound, 'File not found');

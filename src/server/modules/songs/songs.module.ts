@@ -1,18 +1,25 @@
 import path from 'node:path';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { createSongsRepository } from './songs.repository.ts';
 import { songsRoutes } from './songs.routes.ts';
 import { createSongsService } from './songs.service.ts';
 
 /** The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api. */
-export function createSongsModule(ctx: ModuleContext): FeatureModule {
+export function createSongsModule(
+  ctx: ModuleContext,
+  { media }: { media: Pick<MediaModule, 'publicUrl'> },
+): FeatureModule {
   const songs = createSongsService({
     songs: createSongsRepository(ctx.database.db),
     storage: ctx.storage,
     catalogue: createItunesProvider({ baseUrl: ctx.env.catalogueUrl, log: ctx.log }),
     tempDir: path.join(ctx.env.dataDir, 'tmp'),
     log: ctx.log,
+    // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
+    // goes stale in the database.
+    publicUrl: media.publicUrl,
   });
   const routes = songsRoutes({ songs, clock: ctx.clock });
   return {

@@ -45,7 +45,11 @@ export type SongsServiceDeps = {
   /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
   tempDir: string;
   log: Log;
+  /** The URL clients get for a stored media URL (signed for audio): the media module's. */
+  publicUrl: MediaUrls;
 };
+
+type MediaUrls = (stored: string | null) => string | null;
 
 export type SongsService = ReturnType<typeof createSongsService>;
 
@@ -59,16 +63,17 @@ const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
   return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
 };
 
-export function toSongDto(row: SongRow): SongDto {
+/** A song row as the API sends it; stored `/media/…` URLs go out through `publicUrl`. */
+export function toSongDto(row: SongRow, publicUrl: MediaUrls): SongDto {
   return {
     id: row.id,
     artist_id: row.artistId,
     artist: row.artist,
     title: row.title,
     genre: row.genre,
-    cover_art_url: row.coverArtUrl,
-    file_url: row.fileUrl,
-    preview_url: row.previewUrl,
+    cover_art_url: publicUrl(row.coverArtUrl),
+    file_url: publicUrl(row.fileUrl),
+    preview_url: publicUrl(row.previewUrl),
     source: row.source,
     duration: row.durationMs === null ? null : row.durationMs / 1000,
     play_count: row.playCount,
@@ -93,13 +98,13 @@ export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
   };
 }
 
-function toPodcastDto(row: PodcastRow): PodcastDto {
+function toPodcastDto(row: PodcastRow, publicUrl: MediaUrls): PodcastDto {
   return {
     id: row.id,
     creator_id: row.creatorId,
     title: row.title,
     description: row.description,
-    cover_art_url: row.coverArtUrl,
+    cover_art_url: publicUrl(row.coverArtUrl),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -123,6 +128,8 @@ function parseField(
 
 export function createSongsService(deps: SongsServiceDeps) {
   const { songs, storage, catalogue, log } = deps;
+  const songDto = (row: SongRow) => toSongDto(row, deps.publicUrl);
+  const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
   let tempReady: Promise<unknown> | undefined;
 
   async function discard(objects: Array<[Bucket, string]>) {
@@ -238,7 +245,7 @@ export function createSongsService(deps: SongsServiceDeps) {
             link: `/profile/${artistId}`,
           }),
         );
-        return toSongDto(row);
+        return songDto(row);
       } catch (error) {
         await discard(stored);
         throw error;
@@ -250,7 +257,7 @@ export function createSongsService(deps: SongsServiceDeps) {
     async get(id: string): Promise<SongDto> {
       const row = await songs.findById(id);
       if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
-      return toSongDto(row);
+      return songDto(row);
     },
 
     async edit(
@@ -262,10 +269,10 @@ export function createSongsService(deps: SongsServiceDeps) {
       const change: { title?: string; genre?: string | null } = {};
       if (patch.title !== undefined) change.title = patch.title;
       if (patch.genre !== undefined) change.genre = patch.genre || null;
-      if (Object.keys(change).length === 0) return toSongDto((await songs.findById(id))!);
+      if (Object.keys(change).length === 0) return songDto((await songs.findById(id))!);
       const row = await songs.update(id, change);
       if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
-      return toSongDto(row);
+      return songDto(row);
     },
 
     /** Replaces the cover: the new file is stored first, the old one deleted after the commit. */
@@ -302,7 +309,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         throw new AppError(ErrorCode.notFound, 'Song not found');
       }
       if (result.previousKey) await discard([locate(result.previousKey, 'cover-art')]);
-      return toSongDto(result.row);
+      return songDto(result.row);
     },
 
     /** Deletes the row, then its files: a file without a row is garbage, a row without a file is broken. */
@@ -322,7 +329,7 @@ export function createSongsService(deps: SongsServiceDeps) {
       const [recent, popular] = await Promise.all([songs.newest(n), songs.mostPlayed(n)]);
       // No newest song means no song at all.
       if (recent.length > 0) {
-        return { recent: recent.map(toSongDto), popular: popular.map(toSongDto), external: false };
+        return { recent: recent.map(songDto), popular: popular.map(songDto), external: false };
       }
       const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
         (t) => externalToSongDto(t, now),
@@ -338,14 +345,14 @@ export function createSongsService(deps: SongsServiceDeps) {
     async browse(): Promise<{ trending: SongDto[]; new_releases: SongDto[] }> {
       const n = listSizes.browseSection;
       const [trending, newest] = await Promise.all([songs.mostPlayed(n), songs.newest(n)]);
-      return { trending: trending.map(toSongDto), new_releases: newest.map(toSongDto) };
+      return { trending: trending.map(songDto), new_releases: newest.map(songDto) };
     },
 
     async list(input: { genre?: string; limit: number }): Promise<SongDto[]> {
       const genre = genreFilterValue(input.genre);
       const rows =
         genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
-      return rows.map(toSongDto);
+      return rows.map(songDto);
     },
 
     /**
@@ -361,7 +368,7 @@ export function createSongsService(deps: SongsServiceDeps) {
       if (!q) return { songs: [], podcasts: [], external: false };
       if (input.type === 'podcasts') {
         const rows = await songs.searchPodcasts(q, input.limit);
-        return { songs: [], podcasts: rows.map(toPodcastDto), external: false };
+        return { songs: [], podcasts: rows.map(podcastDto), external: false };
       }
       const rows = await songs.search({
         query: q,
@@ -369,7 +376,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         sort: input.sort,
         limit: input.limit,
       });
-      if (rows.length > 0) return { songs: rows.map(toSongDto), podcasts: [], external: false };
+      if (rows.length > 0) return { songs: rows.map(songDto), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
         songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),
