@@ -47,7 +47,7 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
   let demo: DemoResult | null = null;
   if (env.demo && seedState !== 'used') {
     if (seedState === 'partial') log.info('resuming demo content an earlier start left half done');
-    const storage = deps.storage ?? createStorage(env);
+    const storage = deps.storage ?? (await createStorage(env));
     const started = Date.now();
     try {
       demo = await seedDemo({
