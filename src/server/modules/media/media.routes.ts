@@ -118,10 +118,10 @@ export const mediaRoutes =
         // its ETag and Last-Modified equal ours (same file, same format). The site config
         // re-adds the other headers (docs/deploy/nginx/canto.conf).
         delete headers['accept-ranges'];
-        return reply
-          .headers({ ...headers, 'x-accel-redirect': media.xAccelUri(bucket, key) })
-          .code(200)
-          .send();
+        headers['x-accel-redirect'] = media.xAccelUri(bucket, key);
+        headers['content-length'] = 0;
+        reply.hijack();
+        return void reply.raw.writeHead(200, headers).end();
       }
 
       // Range is defined for GET only (RFC 9110 §14.2); HEAD describes the whole file.

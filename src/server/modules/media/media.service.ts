@@ -25,6 +25,9 @@ export const X_ACCEL_PREFIX = '/_canto_media/';
 const PRESIGN_STEP_S = 5 * 60;
 const PRESIGN_TTL_S = 15 * 60;
 
+// Recently verified signed URLs kept (oldest dropped first).
+const VERIFIED_MAX = 1_000;
+
 const STORED = /^\/media\/([a-z-]+)\/([^/?#]+)$/;
 
 export type MediaAccess = {
@@ -46,6 +49,11 @@ export function createMediaService(deps: {
   const { signer, storage, clock } = deps;
   const cdnPath = deps.cdnUrl ? new URL(deps.cdnUrl).pathname.replace(/\/$/, '') : '';
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+  const verified = new Map<string, number>();
+  const remember = (memo: string, expires: number) => {
+    verified.set(memo, expires);
+    if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  };
 
   function publicUrl(stored: string): string;
   function publicUrl(stored: string | null): string | null;
@@ -73,7 +81,13 @@ export function createMediaService(deps: {
         throw new AppError(ErrorCode.notFound, 'File not found');
       if (!SIGNED_BUCKETS.has(bucket)) return { bucket, expires: undefined };
       const q = (query ?? {}) as { e?: unknown; s?: unknown };
-      const check = signer.verify(`/media/${bucket}/${key}`, q.e, q.s);
+      const path = `/media/${bucket}/${key}`;
+      // A player sends many Range requests under one URL: a URL verified before needs only
+      // its expiry checked. Only URLs that passed the HMAC are ever remembered.
+      const memo = typeof q.s === 'string' ? `${path}\n${String(q.e)}\n${q.s}` : undefined;
+      const known = memo === undefined ? undefined : verified.get(memo);
+      if (known !== undefined && known > nowSeconds()) return { bucket, expires: known };
+      const check = signer.verify(path, q.e, q.s);
       if (!check.ok) {
         throw new AppError(
           ErrorCode.forbidden,
@@ -83,6 +97,7 @@ export function createMediaService(deps: {
           { reason: check.reason },
         );
       }
+      remember(memo!, check.expires);
       return { bucket, expires: check.expires };
     },
 
