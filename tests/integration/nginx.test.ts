@@ -1,0 +1,287 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import websocket from '@fastify/websocket';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/server/app.ts';
+import { createMediaUrlSigner } from '../../src/server/security/media-url-signer.ts';
+import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
+import { newKey } from '../../src/server/storage/storage.ts';
+import {
+  freePort,
+  nginxAvailable,
+  renderSiteConfig,
+  startNginx,
+  type RunningNginx,
+} from '../helpers/nginx.ts';
+import { TestClock, testEnv } from '../helpers/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.ts';
+
+/*
+ * Debian's nginx in front of Canto on loopback, configured by the documented site config
+ * (docs/deploy/nginx/canto.conf, only its variables filled in), Canto with
+ * MEDIA_OFFLOAD=x-accel. Without nginx the file is skipped with a warning, unless
+ * CANTO_REQUIRE_NGINX=1 (CI) makes that a failure.
+ */
+const available = nginxAvailable();
+if (!available) {
+  if (process.env.CANTO_REQUIRE_NGINX === '1')
+    throw new Error('nginx is not installed (CANTO_REQUIRE_NGINX=1)');
+  console.warn('nginx.test.ts skipped: nginx is not installed (apt-get install nginx)');
+}
+
+const bytes = (n: number) => {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 7 + 3) & 0xff;
+  return b;
+};
+
+type Res = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)', () => {
+  let root: string;
+  let db: TestDatabase;
+  let app: App;
+  let nginx: RunningNginx;
+  let base: string;
+  const clock = new TestClock();
+  const audio = bytes(300_000);
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+  );
+  const wav = newKey('wav');
+  const cover = newKey('svg');
+  const indexHtml = '<!doctype html><title>Canto</title><div id="root"></div>';
+  let signed: string;
+  let secretKey: string;
+
+  beforeAll(async () => {
+    // nginx's workers run as nobody when the tests run as root: everything they serve must
+    // be world-readable, as a deployment makes DATA_DIR/media readable for www-data.
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-nginx-'));
+    fs.chmodSync(root, 0o755);
+    const mediaDir = path.join(root, 'media');
+    const webDir = path.join(root, 'web');
+    fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDir, 'index.html'), indexHtml);
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js'), 'console.log("canto")');
+    fs.writeFileSync(path.join(webDir, 'placeholder.svg'), '<svg/>');
+
+    const storage = createLocalStorage(mediaDir);
+    await storage.put('music', wav, Readable.from([audio]), {
+      contentType: 'audio/wav',
+      maxBytes: 1e6,
+    });
+    await storage.put('cover-art', cover, Readable.from([svg]), {
+      contentType: 'image/svg+xml',
+      maxBytes: 1e6,
+    });
+
+    db = await createTestDatabase('pglite');
+    const env = testEnv({ MEDIA_OFFLOAD: 'x-accel', TRUST_PROXY: '127.0.0.1' }, db.dataDir);
+    app = await buildApp({ env, database: db.database, clock, logger: false, storage, webDir });
+    // A WebSocket under /api/, as live events will have, to prove the upgrade passes.
+    await app.register(websocket);
+    app.get('/api/ws-echo', { websocket: true, config: { access: 'public' } }, (socket) => {
+      socket.on('message', (data: Buffer) => socket.send(String(data)));
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const cantoPort = (app.server.address() as { port: number }).port;
+
+    const port = await freePort();
+    nginx = await startNginx({
+      dir: path.join(root, 'nginx'),
+      ports: [port],
+      http: renderSiteConfig({
+        CANTO_LISTEN: `127.0.0.1:${port}`,
+        CANTO_SERVER_NAME: 'localhost',
+        CANTO_UPSTREAM: `127.0.0.1:${cantoPort}`,
+        CANTO_WEB_DIR: webDir,
+        CANTO_MEDIA_DIR: mediaDir,
+      }),
+    });
+    base = `http://127.0.0.1:${port}`;
+    secretKey = env.secretKey!;
+    signed = createMediaUrlSigner({ secretKey, clock }).sign(`/media/music/${wav}`);
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await app?.close();
+    await db?.drop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<Res>((resolve, reject) => {
+      const req = http.request(`${base}${url}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('sends a signed audio URL from nginx: the file, with Canto’s type, cache and ETag', async () => {
+    const res = await get(signed);
+    expect(res.status, nginx.errorLog()).toBe(200);
+    expect(res.body.equals(audio)).toBe(true);
+    expect(res.headers['content-type']).toBe('audio/wav');
+    expect(res.headers['content-length']).toBe(String(audio.length));
+    expect(res.headers['x-accel-redirect']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    // nginx's validators are the ones Canto gives for the same file.
+    const direct = await app.inject({ method: 'HEAD', url: signed });
+    expect(res.headers.etag).toBe(direct.headers.etag);
+    expect(res.headers['last-modified']).toBe(direct.headers['last-modified']);
+    expect(res.headers['cache-control']).toBe(direct.headers['cache-control']);
+  });
+
+  it('answers Range, If-None-Match and an unsatisfiable range like Canto does', async () => {
+    const part = await get(signed, { range: 'bytes=1000-1999' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-1999/${audio.length}`);
+    expect(part.body.equals(audio.subarray(1000, 2000))).toBe(true);
+
+    const suffix = await get(signed, { range: 'bytes=-10' });
+    expect(suffix.status).toBe(206);
+    expect(suffix.body.equals(audio.subarray(audio.length - 10))).toBe(true);
+
+    const { headers } = await get(signed);
+    expect((await get(signed, { 'if-none-match': String(headers.etag) })).status).toBe(304);
+    const ifRange = await get(signed, { range: 'bytes=0-9', 'if-range': String(headers.etag) });
+    expect(ifRange.status).toBe(206);
+    const stale = await get(signed, { range: 'bytes=0-9', 'if-range': '"changed"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.length).toBe(audio.length);
+
+    const past = await get(signed, { range: `bytes=${audio.length}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${audio.length}`);
+  });
+
+  it('refuses a bare, tampered, swapped or expired audio URL with 403 and no bytes', async () => {
+    const other = newKey('wav');
+    const swapped = signed.replace(wav, other);
+    const u = new URL(signed, base);
+    const sig = u.searchParams.get('s')!;
+    const tampered = signed.replace(`s=${sig}`, `s=${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`);
+    for (const url of [`/media/music/${wav}`, tampered, swapped]) {
+      const res = await get(url);
+      expect(res.status, url).toBe(403);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body.toString()).error.code).toBe('permission_denied');
+      expect(res.body.includes(audio.subarray(0, 64))).toBe(false);
+    }
+    // Signed URLs live at most two 6-hour windows: one made 13 hours ago has expired.
+    const past = new TestClock(clock.now().getTime() - 13 * 3600 * 1000);
+    const expired = createMediaUrlSigner({ secretKey, clock: past }).sign(`/media/music/${wav}`);
+    const res = await get(expired);
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body.toString()).error.details.reason).toBe('expired');
+  });
+
+  it('never serves the internal location to a client', async () => {
+    for (const url of [
+      `/_canto_media/music/${wav}`,
+      `/_canto_media/`,
+      `/_canto_media/podcasts/../music/${wav}`,
+    ]) {
+      const res = await get(url);
+      expect(res.status, url).toBe(404);
+      expect(res.body.includes(audio.subarray(0, 64))).toBe(false);
+    }
+  });
+
+  it('serves a public SVG cover with its script-blocking CSP, and the placeholder for a missing one', async () => {
+    const res = await get(`/media/cover-art/${cover}`);
+    expect(res.status).toBe(200);
+    expect(res.body.equals(svg)).toBe(true);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'",
+    );
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Not on other media: the empty upstream value adds nothing.
+    expect((await get(signed)).headers['content-security-policy']).toBeUndefined();
+
+    const missing = await get(`/media/cover-art/${newKey('jpg')}`);
+    expect(missing.status).toBe(302);
+    expect(missing.headers.location).toBe('/placeholder.svg');
+  });
+
+  it('proxies the API', async () => {
+    const res = await get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const missing = await get('/api/no-such-route');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body.toString()).error.code).toBe('not_found');
+  });
+
+  it('passes a WebSocket upgrade under /api/ through', async () => {
+    const key = crypto.randomBytes(16).toString('base64');
+    const { res, socket } = await new Promise<{
+      res: http.IncomingMessage;
+      socket: import('node:net').Socket;
+    }>((resolve, reject) => {
+      const req = http.request(`${base}/api/ws-echo`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-key': key,
+          'sec-websocket-version': '13',
+        },
+      });
+      req.on('upgrade', (r, s) => resolve({ res: r, socket: s }));
+      req.on('response', (r) => reject(new Error(`no upgrade: ${r.statusCode}`)));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.statusCode).toBe(101);
+    expect(res.headers['sec-websocket-accept']).toBe(
+      crypto
+        .createHash('sha1')
+        .update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64'),
+    );
+    // One masked text frame out, its echo (unmasked, same payload) back.
+    const payload = Buffer.from('hello through nginx');
+    const mask = crypto.randomBytes(4);
+    const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
+    socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]));
+    const frame = await new Promise<Buffer>((resolve) => socket.once('data', resolve));
+    expect(frame[0]).toBe(0x81);
+    expect(frame.subarray(2, 2 + frame[1]!).toString()).toBe('hello through nginx');
+    socket.destroy();
+  });
+
+  it('serves the web build: index.html for app routes, hashed assets immutable', async () => {
+    for (const url of ['/', '/search', '/index.html']) {
+      const res = await get(url);
+      expect(res.status, url).toBe(200);
+      expect(res.body.toString()).toBe(indexHtml);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      // The document comes from Canto, with its security headers.
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+    }
+    const asset = await get('/assets/app-1a2b3c.js');
+    expect(asset.status).toBe(200);
+    expect(asset.body.toString()).toBe('console.log("canto")');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/assets/missing.js')).status).toBe(404);
+    const placeholder = await get('/placeholder.svg');
+    expect(placeholder.status).toBe(200);
+    expect(placeholder.headers['content-type']).toBe('image/svg+xml');
+  });
+});
