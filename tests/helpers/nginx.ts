@@ -80,7 +80,9 @@ ${options.http}
 `;
   const confFile = path.join(dir, 'nginx.conf');
   fs.writeFileSync(confFile, conf);
-  const child: ChildProcess = spawn(NGINX_BIN, ['-p', dir, '-c', confFile], {
+  // -e: the start-up error log too, so a non-root run never touches /var/log/nginx.
+  const args = ['-p', dir, '-c', confFile, '-e', path.join(dir, 'error.log')];
+  const child: ChildProcess = spawn(NGINX_BIN, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
