@@ -3,6 +3,8 @@ declare module 'autocannon' {
   type Options = {
     url: string;
     connections?: number;
+    /** Worker threads; connections are divided among them. */
+    workers?: number;
     duration?: number;
     amount?: number;
     pipelining?: number;
