@@ -10,11 +10,13 @@
  *
  * The server bundle: src/server/main.ts with every package left external (node_modules is
  * there at run time; PGlite and pg_trgm read their .wasm/.data/.tar.gz files beside their own
- * modules), ESM with code splitting, so that a dynamic import() (the S3 SDK, sharp, the API
- * docs UI…) stays a separate file loaded only when first used. The committed SQL migrations
- * are copied to dist/server/migrations, where db/client.ts looks for them first.
+ * modules), ESM with code splitting, so that a dynamic import() (the S3 SDK, sharp, nodemailer…)
+ * stays a separate file loaded only when first used. The committed SQL migrations are copied
+ * to dist/server/migrations, where db/client.ts looks for them first. Last, the bundle's
+ * make-pglite-template.js makes dist/server/pglite-template (an empty migrated PGlite data
+ * directory that new DATA_DIRs copy instead of running initdb) unless the one there fits.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,19 +76,40 @@ export function webBuildStale() {
   return newestMtime(webInputs) > mtimeOf(webIndex) ? 'older than its sources' : null;
 }
 
+/** Runs `node <args>` in a child process; rejects when it fails. */
+function node(args, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${what} failed; see the output above`)),
+    );
+  });
+}
+
+const PGLITE_TEMPLATE = 'pglite-template';
+
 /**
- * Bundles the server into dist/server. `clean` empties the folder first; the automatic build
- * of `npm start` does not, so a server still running from an older build keeps the chunks
- * it may load later (their names carry a content hash, so the folder grows only on changes).
+ * Bundles the server into dist/server. `clean` empties the folder first (but for the PGlite
+ * template, which checks itself); the automatic build of `npm start` does not, so a server
+ * still running from an older build keeps the chunks it may load later (their names carry a
+ * content hash, so the folder grows only on changes).
  */
 export async function buildServer({ clean = false } = {}) {
   const esbuild = await import('esbuild');
-  if (clean) fs.rmSync(serverOut, { recursive: true, force: true });
+  if (clean && fs.existsSync(serverOut)) {
+    for (const entry of fs.readdirSync(serverOut)) {
+      if (entry !== PGLITE_TEMPLATE) fs.rmSync(path.join(serverOut, entry), { recursive: true });
+    }
+  }
   fs.mkdirSync(serverOut, { recursive: true });
   try {
     await esbuild.build({
       absWorkingDir: root,
-      entryPoints: { main: 'src/server/main.ts' },
+      entryPoints: {
+        main: 'src/server/main.ts',
+        'make-pglite-template': 'src/server/db/make-pglite-template.ts',
+      },
       outdir: serverOut,
       // Chunks sit beside main.js: code that reads import.meta.url (db/client.ts) finds
       // dist/server/migrations from any of them.
@@ -107,6 +130,8 @@ export async function buildServer({ clean = false } = {}) {
   const migrations = path.join(serverOut, 'migrations');
   fs.rmSync(migrations, { recursive: true, force: true });
   fs.cpSync(at('src', 'server', 'db', 'migrations'), migrations, { recursive: true });
+  // In a process of its own: PGlite's memory must not stay in the launcher that then serves.
+  await node([path.join(serverOut, 'make-pglite-template.js')], 'the PGlite template');
   // Written last: a build interrupted half way has no stamp and counts as missing.
   fs.writeFileSync(serverStamp, `${JSON.stringify({ builtAt: new Date().toISOString() })}\n`);
 }
@@ -114,25 +139,19 @@ export async function buildServer({ clean = false } = {}) {
 /** Builds the web app with Vite in a child process, so its memory never joins the server's. */
 export function buildWeb() {
   const vite = at('node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('the web app failed to build; see the output above');
+  return node([vite, 'build', '--logLevel', 'warn'], 'the web app build');
 }
 
-/** Builds whatever is missing or older than its sources; quiet when both are current. */
+/**
+ * Builds whatever is missing or older than its sources, web app and server side by side;
+ * quiet when both are current.
+ */
 export async function ensureBuilt(log = (line) => console.log(line)) {
   const web = webBuildStale();
-  if (web) {
-    log(`Building the web app (${web})…`);
-    buildWeb();
-  }
   const server = serverBuildStale();
-  if (server) {
-    log(`Building the server (${server})…`);
-    await buildServer();
-  }
+  if (web) log(`Building the web app (${web})…`);
+  if (server) log(`Building the server (${server})…`);
+  await Promise.all([web && buildWeb(), server && buildServer()]);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -142,7 +161,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(2);
   }
   try {
-    if (what !== 'server') buildWeb();
+    if (what !== 'server') await buildWeb();
     if (what !== 'web') {
       const started = Date.now();
       await buildServer({ clean: true });

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -19,7 +21,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
  * them to dist/server/migrations. The sources' folder is the fallback for a bundle that runs
  * without its copy.
  */
-export const migrationsFolder = findMigrations(path.dirname(fileURLToPath(import.meta.url)));
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const migrationsFolder = findMigrations(here);
 
 function findMigrations(here: string): string {
   const candidates = [
@@ -58,8 +61,61 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
  */
 export const pgliteSettings: Readonly<Record<string, string>> = { shared_buffers: '32MB' };
 
-/** Opens (creating if needed) an embedded PGlite data directory. */
-export async function openPglite(dir: string): Promise<Database> {
+/**
+ * An empty, migrated PGlite data directory that the production build makes once
+ * (make-pglite-template.ts, run by scripts/build.mjs) beside the bundle. A new DATA_DIR is
+ * a copy of it: PGlite's initdb costs ~5 s of CPU on every fresh directory, a copy under 1 s.
+ * The sources have none, so tests and `npm run dev` run initdb as before.
+ */
+export const pgliteTemplate = {
+  dir: path.join(here, 'pglite-template'),
+  /** Made by this PGlite version from these migrations; any other template is ignored. */
+  key(): string {
+    const h = crypto.createHash('sha256');
+    const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    h.update(fs.readFileSync(path.resolve(path.dirname(pglite), '..', 'package.json')));
+    const walk = (dir: string) => {
+      for (const name of fs.readdirSync(dir).sort()) {
+        const file = path.join(dir, name);
+        if (fs.statSync(file).isDirectory()) walk(file);
+        else h.update(name).update(fs.readFileSync(file));
+      }
+    };
+    walk(migrationsFolder);
+    return h.digest('hex');
+  },
+};
+
+/** True when `template` holds a template made by this PGlite from these migrations. */
+export function pgliteTemplateFits(template: string): boolean {
+  const stamp = path.join(template, 'template.json');
+  if (!fs.existsSync(stamp)) return false;
+  const { key } = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { key?: string };
+  return key === pgliteTemplate.key();
+}
+
+/** Fills a new data directory from the template; false when there is none that fits. */
+function copyPgliteTemplate(template: string, dir: string): boolean {
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return false;
+  if (!pgliteTemplateFits(template)) return false;
+  // Copied beside the target and renamed, so an interrupted copy never looks like a database.
+  const partial = `${dir}.partial-${process.pid}`;
+  // (fs.promises.cp measured slower here: it competes with the module loader for libuv's threads.)
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.cpSync(path.join(template, 'db'), partial, { recursive: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(partial, dir);
+  return true;
+}
+
+/**
+ * Opens (creating if needed) an embedded PGlite data directory. A new one starts as a copy of
+ * `template` (default: the build's, pgliteTemplate.dir) when that fits.
+ */
+export async function openPglite(
+  dir: string,
+  options: { template?: string } = {},
+): Promise<Database> {
   const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
@@ -67,6 +123,7 @@ export async function openPglite(dir: string): Promise<Database> {
     import('drizzle-orm/pglite/migrator'),
   ]);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
+  copyPgliteTemplate(options.template ?? pgliteTemplate.dir, dir);
   const settings = Object.entries(pgliteSettings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   const client: PGlite = await PGlite.create(dir, {
     extensions: { pg_trgm },
