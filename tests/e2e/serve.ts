@@ -1,6 +1,8 @@
 // Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
 // content, a known admin and an approved artist (fixture-accounts.ts, run first: PGlite
-// allows one process at a time). Spawns `tsx src/server/main.ts` so it relies on no internals.
+// allows one process at a time). Runs the production server the way `npm start` does (node
+// with package.json's options, scripts/start.mjs, the compiled dist/server that the
+// webServer command has just built), so the journeys exercise what ships.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,9 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
 const tsx = path.resolve('node_modules/.bin/tsx');
+// `node <options> scripts/start.mjs`, as package.json's start script says.
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+const [, ...startArgs] = pkg.scripts.start.split(/\s+/);
 
 const fixtures = spawnSync(tsx, ['tests/e2e/fixture-accounts.ts'], {
   stdio: 'inherit',
@@ -23,7 +28,7 @@ if (fixtures.status !== 0) {
   process.exit(1);
 }
 
-const child = spawn(tsx, ['src/server/main.ts'], {
+const child = spawn(process.execPath, startArgs, {
   stdio: 'inherit',
   env: {
     ...process.env,
