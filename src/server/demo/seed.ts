@@ -130,26 +130,86 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     return { url: `/media/${bucket}/${key}`, key };
   };
 
-  // Accounts first, through the auth module: it owns hashing, profiles and sign-up rules.
+  // Accounts go through the auth module: it owns hashing, profiles and sign-up rules. Their
+  // password hashes (argon2, ~70 ms each) run on libuv's threads, so the media is rendered on
+  // this one meanwhile (renderMedia) instead of after them.
   const made: DemoAccount[] = [];
   const id: Record<string, string> = {};
-  for (const spec of ACCOUNTS) {
-    if (spec.role === 'admin' && !deps.withAdmin) continue;
-    // An earlier start that failed half way may have made this account: resume with it.
-    const { userId } =
-      (await deps.accounts.findByEmail(spec.email)) ??
-      (await deps.accounts.create({
-        email: spec.email,
-        password: DEMO_PASSWORD,
-        displayName: spec.displayName,
-        isArtist: spec.role === 'pending_artist',
-      }));
-    // Approved artists and the admin get their role directly; grant is idempotent.
-    if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
-    id[spec.key] = userId;
-    made.push({ email: spec.email, displayName: spec.displayName, role: spec.role, userId });
-  }
+  const makeAccounts = async () => {
+    for (const spec of ACCOUNTS) {
+      if (spec.role === 'admin' && !deps.withAdmin) continue;
+      // An earlier start that failed half way may have made this account: resume with it.
+      const { userId } =
+        (await deps.accounts.findByEmail(spec.email)) ??
+        (await deps.accounts.create({
+          email: spec.email,
+          password: DEMO_PASSWORD,
+          displayName: spec.displayName,
+          isArtist: spec.role === 'pending_artist',
+        }));
+      // Approved artists and the admin get their role directly; grant is idempotent.
+      if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
+      id[spec.key] = userId;
+      made.push({ email: spec.email, displayName: spec.displayName, role: spec.role, userId });
+    }
+  };
   const nameOf = (key: string) => ACCOUNTS.find((a) => a.key === key)!.displayName;
+
+  // Generated audio and covers, in the order (and so with the random draws) of the lists.
+  const renderMedia = async () => {
+    const songs = [];
+    for (const [i, s] of SONGS.entries()) {
+      const seconds = deps.songSeconds?.(i) ?? 24 + Math.floor(random() * 9);
+      const { wav, durationMs } = synthesizeWav({
+        seed: `${s.title}`,
+        flavour: FLAVOURS[s.genre],
+        seconds,
+      });
+      const file = await store('music', 'wav', wav);
+      const cover = await store(
+        'cover-art',
+        'svg',
+        renderCover({ seed: s.title, title: s.title, subtitle: nameOf(s.artist) }),
+      );
+      songs.push({ file, cover, durationMs });
+    }
+    const showCover = await store(
+      'cover-art',
+      'svg',
+      renderCover({ seed: 'after-hours', title: 'After Hours Radio', subtitle: nameOf('owls') }),
+    );
+    const episodes = [];
+    for (const [i, e] of EPISODES.entries()) {
+      const { wav, durationMs } = synthesizeWav({
+        seed: e.title,
+        flavour: FLAVOURS.Podcast,
+        seconds: deps.songSeconds?.(i) ?? 30,
+      });
+      episodes.push({ audio: await store('podcasts', 'wav', wav), durationMs });
+    }
+    return { songs, showCover, episodes };
+  };
+
+  const accountsMade = makeAccounts();
+  // No orphan files: when the rows do not land, neither does their media.
+  const removeWritten = () =>
+    Promise.all(written.map((w) => storage.delete(w.bucket, w.key).catch(() => {})));
+  let media: Awaited<ReturnType<typeof renderMedia>>;
+  try {
+    media = await renderMedia();
+  } catch (error) {
+    // The accounts finish either way, as they did when they were made first: a later start
+    // resumes with them.
+    await accountsMade.catch(() => {});
+    await removeWritten();
+    throw error;
+  }
+  try {
+    await accountsMade;
+  } catch (error) {
+    await removeWritten();
+    throw error;
+  }
   const listeners = ['ana', 'ben', 'cleo'].map((k) => id[k]!);
 
   try {
@@ -171,18 +231,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
 
     // Songs, newest first in list order, half a day apart over the last week.
     for (const [i, s] of SONGS.entries()) {
-      const seconds = deps.songSeconds?.(i) ?? 24 + Math.floor(random() * 9);
-      const { wav, durationMs } = synthesizeWav({
-        seed: `${s.title}`,
-        flavour: FLAVOURS[s.genre],
-        seconds,
-      });
-      const file = await store('music', 'wav', wav);
-      const cover = await store(
-        'cover-art',
-        'svg',
-        renderCover({ seed: s.title, title: s.title, subtitle: nameOf(s.artist) }),
-      );
+      const { file, cover, durationMs } = media.songs[i]!;
       content.songs.push({
         id: crypto.randomUUID(),
         artistId: id[s.artist]!,
@@ -200,27 +249,17 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     }
 
     const podcastId = crypto.randomUUID();
-    const showCover = await store(
-      'cover-art',
-      'svg',
-      renderCover({ seed: 'after-hours', title: 'After Hours Radio', subtitle: nameOf('owls') }),
-    );
     content.podcasts.push({
       id: podcastId,
       creatorId: id.owls!,
       title: 'After Hours Radio',
       description: 'The Night Owls talk about making music with whatever is at hand.',
-      coverArtUrl: showCover.url,
-      coverArtKey: showCover.key,
+      coverArtUrl: media.showCover.url,
+      coverArtKey: media.showCover.key,
       createdAt: new Date(now - 20 * DAY),
     });
     for (const [i, e] of EPISODES.entries()) {
-      const { wav, durationMs } = synthesizeWav({
-        seed: e.title,
-        flavour: FLAVOURS.Podcast,
-        seconds: deps.songSeconds?.(i) ?? 30,
-      });
-      const audio = await store('podcasts', 'wav', wav);
+      const { audio, durationMs } = media.episodes[i]!;
       content.episodes.push({
         id: crypto.randomUUID(),
         podcastId,
@@ -353,8 +392,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     await deps.repo.insertContent(content);
     return { accounts: made, songs: content.songs.length, episodes: content.episodes.length };
   } catch (error) {
-    // No orphan files: the rows did not land, so neither should their media.
-    await Promise.all(written.map((w) => storage.delete(w.bucket, w.key).catch(() => {})));
+    await removeWritten();
     throw error;
   }
 }
