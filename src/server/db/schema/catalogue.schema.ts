@@ -64,6 +64,13 @@ export const songs = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('songs_artist_created_idx').on(t.artistId, t.createdAt.desc().nullsFirst()),
+    // Search's artist side: an artist's most played songs first (ADR 0011).
+    index('songs_artist_play_count_idx').on(
+      t.artistId,
+      t.playCount.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Genre filters compare case-insensitively ('hip hop' vs 'Hip Hop', spec §9): the same
     // two orders within one genre (genre tiles, filtered search, search's genre side).
     index('songs_genre_created_idx').on(
@@ -81,10 +88,67 @@ export const songs = pgTable(
     // rare term. Relevance walks titles nearest first (`lower(title) <-> q`) in a trigram
     // GiST on lower(title): an expression, so that the planner never picks it for the
     // plain ILIKE, where its lossy signatures can read the whole index (ADR 0006).
-    index('songs_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    // fastupdate off: a pending list (up to 4 MB, flushed only by a vacuum, which PGlite never
+    // runs on its own) would be read in full by every search; uploads are rare (ADR 0011).
+    index('songs_title_trgm_idx')
+      .using('gin', t.title.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
+    // Search no longer reads this one (genres are matched in song_genres, ADR 0011).
     index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
     index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
+  ],
+);
+
+/**
+ * The words of every song's title, genre and artist (lower-cased, split at ASCII white
+ * space and punctuation) with the number of songs holding each anywhere (`songs`) and in
+ * the title (`titles`). Search reads it to bound how many titles can contain a query before
+ * it touches songs, and its typo pass corrects a query's words against it (ADR 0011). Kept
+ * by triggers on songs (migration 0003); a word whose count fell to 0 stays and is skipped.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    term: text('term').primaryKey(),
+    songs: integer('songs').notNull(),
+    titles: integer('titles').notNull(),
+  },
+  (t) => [
+    index('search_terms_term_trgm_idx')
+      .using('gin', t.term.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
+  ],
+);
+
+/**
+ * The distinct genres of the songs (lower-cased) with the number of songs of each: search
+ * matches a query against these few values, then reads each matching genre's songs from
+ * its own index (ADR 0011). Kept by the same triggers as `search_terms`.
+ */
+export const songGenres = pgTable('song_genres', {
+  genre: text('genre').primaryKey(),
+  songs: integer('songs').notNull(),
+});
+
+/**
+ * The artists that have songs, with their name as the songs carry it (songs.artist, the
+ * profile's display name) and how many songs each has: search matches artist names here,
+ * among artists only, then reads each matching artist's songs from its own index
+ * (ADR 0011). Kept by the same triggers as `search_terms`; no foreign key, so that a
+ * user's deletion can cascade to songs and these counts in any order.
+ */
+export const songArtists = pgTable(
+  'song_artists',
+  {
+    artistId: uuid('artist_id').primaryKey(),
+    name: text('name'),
+    songs: integer('songs').notNull(),
+  },
+  (t) => [
+    index('song_artists_name_trgm_idx')
+      .using('gin', t.name.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
   ],
 );
 
