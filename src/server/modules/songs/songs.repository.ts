@@ -46,6 +46,71 @@ const BROAD_MATCHES = 20;
  */
 export const trigramIndexable = (query: string) => /[\p{L}\p{N}]{3}/u.test(query);
 
+/**
+ * What separates the words of `search_terms`: ASCII white space and punctuation, the class
+ * `[\t\n\v\f\r !-/:-@[-\`{-~]` of `song_terms()` in migration 0003 (ASCII only, so that
+ * both engines split alike whatever their locale). Capturing, so that `split` keeps them.
+ */
+const TERM_SEPARATORS = /([\t\n\v\f\r !-/:-@[-`{-~]+)/;
+/** The typo pass corrects words of at least 3 characters (shorter ones have no trigram)… */
+const MIN_CORRECTED_LENGTH = 3;
+/** …and at most this many words of a query: one indexed lookup each. */
+const MAX_CORRECTED_WORDS = 8;
+/** At most this many words of a query bound its title matches (one lookup each). */
+const MAX_BOUND_WORDS = 8;
+/**
+ * A query is looked up without the head when at most SPARSE_TITLES titles can contain it
+ * and the genre values and artists that contain it are few enough: for popular and recent
+ * each gives at most `limit` songs (SPARSE_VALUES of them); for relevance only the `limit`
+ * nearest are read, after their similarity is computed (SPARSE_NAMES of them).
+ */
+const SPARSE_TITLES = 1000;
+const SPARSE_VALUES = 50;
+const SPARSE_NAMES = 2000;
+
+/**
+ * What the small tables say about a query before songs is read: an upper bound on the
+ * titles that can contain it (null when no word of it can be looked up), and how many
+ * genre values and artists contain it.
+ */
+type SearchStats = { titles: number | null; genres: number; artists: number };
+
+/**
+ * A title contains q only if every word of q is a word of the title — whole between two
+ * separators of q, the end of a word before the first one, the start of one after the last,
+ * anywhere in a word when q is one word. So the titles holding such words, summed per word
+ * of q, bound the titles containing q; the smallest sum is the bound. Words that no trigram
+ * index can look up (shorter than 3 outside an exact match) are left out.
+ */
+function titleBound(query: string): SQL | null {
+  const parts = query.split(TERM_SEPARATORS);
+  const last = parts.length - 1;
+  const sums: SQL[] = [];
+  for (let i = 0; i <= last && sums.length < MAX_BOUND_WORDS; i += 2) {
+    const w = parts[i]!;
+    if (w === '') continue;
+    // Lower-cased by the database, as the words were. No ASCII punctuation is left in a
+    // word, so `%`, `_` and `\` need no escaping.
+    const test =
+      i > 0 && i < last
+        ? sql`t.term = lower(${w})`
+        : w.length < 3
+          ? null
+          : i > 0
+            ? sql`t.term like lower(${w}) || '%'`
+            : i < last
+              ? sql`t.term like '%' || lower(${w})`
+              : sql`t.term like '%' || lower(${w}) || '%'`;
+    if (test)
+      sums.push(
+        sql`select coalesce(sum(t.titles), 0) as n from search_terms t where t.titles > 0 and ${test}`,
+      );
+  }
+  return sums.length === 0
+    ? null
+    : sql`(select min(b.n) from (${sql.join(sums, sql` union all `)}) b)`;
+}
+
 type SearchIdsInput = {
   query: string;
   pattern: string;
@@ -55,114 +120,172 @@ type SearchIdsInput = {
 };
 
 /**
- * The ids of the search page, best first. All SQL here names its own aliases (`s`, `w`,
- * `c`, …) so that nothing binds to the outer `songs` of `search`.
+ * The SQL of a search (ADR 0006 "Search plan", ADR 0011). All of it names its own aliases
+ * (`s`, `w`, `c`, …) so that nothing binds to the outer `songs` of `search`.
  */
-function searchIds(input: SearchIdsInput): SQL {
+function searchSql(input: SearchIdsInput) {
   const { query, pattern } = input;
   const n = sql.raw(String(Math.max(1, Math.trunc(input.limit))));
   const window = sql.raw(String(SEARCH_WINDOW));
   const ilike = (column: string) => sql`${sql.raw(column)} ilike ${pattern} escape '\\'`;
-  const matches = (a: string) => sql`(${ilike(`${a}.title`)} or ${ilike(`${a}.genre`)})`;
+  const matches = (a: string) =>
+    sql`(${ilike(`${a}.title`)} or ${ilike(`${a}.genre`)} or ${ilike(`${a}.artist`)})`;
   const inGenre = (a: string) =>
     input.genre === null ? sql`true` : sql`lower(${sql.raw(a)}.genre) = ${input.genre}`;
   const cols = (a: string) =>
-    sql.raw(`${a}.id, ${a}.title, ${a}.genre, ${a}.play_count, ${a}.created_at`);
+    sql.raw(`${a}.id, ${a}.title, ${a}.genre, ${a}.artist, ${a}.play_count, ${a}.created_at`);
   const keys =
     input.sort === 'recent'
       ? sql.raw('created_at desc, id desc')
       : sql.raw('play_count desc, created_at desc, id desc');
-  // The head of the sort's index (relevance: play count), filtered by the genre first.
-  const head = sql`select ${cols('s')} from songs s where ${inGenre('s')} order by ${keys} limit ${window}`;
-  // Every match, for a rare term: title and genre through their GIN indexes. Within a genre
-  // filter g, a song's genre contains q exactly when g does (ILIKE lower-cases both sides),
-  // so the genre side is all of g or nothing and only titles are looked up.
-  const allMatches = (gate: SQL) =>
-    input.genre === null
-      ? sql`select ${cols('s')} from songs s where ${matches('s')} and ${gate}`
-      : sql`select ${cols('s')} from songs s
-          where lower(s.genre) = ${input.genre} and ${ilike('s.title')} and ${gate}
-          union
-          select ${cols('s')} from songs s
-          where lower(s.genre) = ${input.genre} and ${ilike('s.genre')}
-            and ${input.genre}::text ilike ${pattern} escape '\\' and ${gate}`;
-
-  if (input.sort !== 'relevance') {
-    // The head holds the page when it has `limit` matches (it is a prefix of the order);
-    // otherwise the term is rare and all its matches come from the GIN indexes. `rest` is
-    // materialized so that no plan walks the ordered index filtering a rare term.
-    return sql`
-      with win as materialized (
-        select ${cols('w')} from (${head}) w where ${matches('w')} order by ${keys} limit ${n}
-      ), rest as materialized (
-        ${allMatches(sql`(select count(*) from win) < ${n}`)}
-      )
-      select id from (
-        select * from win where (select count(*) from win) >= ${n}
-        union all
-        select * from rest
-      ) c order by ${keys} limit ${n}`;
-  }
-
-  // Relevance: the best similarity among the fields that contain the query, then play
-  // count. For a broad term the true top `limit` by similarity lies within the union of
-  // each side's top `limit`: titles by GiST KNN (`lower(title) <-> q`, the ILIKE as index
-  // condition; pg_trgm lowercases, so it is the title's similarity) and genres one distinct
-  // value at a time (all songs of a genre value share its similarity; their most played
-  // come from the genre index). The head adds the most played matches, so ties of a broad
-  // term go to popular songs. A rare term ranks all its matches.
+  const plays = sql.raw('s.play_count desc, s.created_at desc, s.id desc');
+  // Relevance: the best similarity among the fields that contain the query, then play count.
   const score = (a: string) => sql`greatest(
       case when ${ilike(`${a}.title`)} then similarity(${sql.raw(a)}.title, ${query}) else 0 end,
-      case when ${ilike(`${a}.genre`)} then similarity(${sql.raw(a)}.genre, ${query}) else 0 end)`;
-  // Titles: nearest first when the head saw a title match; otherwise titles are rare
-  // (a genre word such as 'rock') and GIN finds them all, where a KNN scan finding none
-  // would visit most of the GiST.
-  const titleSide = trigramIndexable(query)
-    ? sql`union (
-        select ${cols('s')} from songs s
-        where ${ilike('lower(s.title)')} and ${inGenre('s')}
-          and (select broad and titles from verdict)
-        order by lower(s.title) <-> ${query} limit ${n})
-      union
-      select ${cols('s')} from songs s
-      where ${ilike('s.title')} and ${inGenre('s')} and (select broad and not titles from verdict)`
-    : sql``;
-  const genreValues =
-    input.genre === null
-      ? sql`select g from genres where g is not null`
-      : sql`select ${input.genre}::text as g`;
-  return sql`
-    with recursive win as materialized (
-      select ${cols('w')} from (${head}) w where ${matches('w')}
-    ), verdict as materialized (
-      select count(*) >= ${sql.raw(String(BROAD_MATCHES))} as broad,
-        count(*) filter (where ${ilike('win.title')}) > 0 as titles
-      from win
-    ), genres(g) as (
-      select min(lower(genre)) from songs
-      union all
-      select (select min(lower(s.genre)) from songs s where lower(s.genre) > genres.g)
-      from genres where genres.g is not null
-    ), genre_values as (
-      select v.g from (${genreValues}) v
-      where v.g ilike ${pattern} escape '\\' and (select broad from verdict)
-    ), candidates as (
-      select * from win
-      ${titleSide}
-      union (
-        select ${cols('t')} from genre_values v cross join lateral (
-          select ${cols('s')} from songs s
-          where lower(s.genre) = v.g and ${ilike('s.genre')}
-          order by s.play_count desc, s.created_at desc, s.id desc limit ${n}
-        ) t
-        order by similarity(v.g, ${query}) desc, t.play_count desc, t.created_at desc, t.id desc
-        limit ${n})
-      union (
-        ${allMatches(sql`not (select broad from verdict)`)})
-    )
-    select c.id from candidates c
-    order by ${score('c')} desc, c.play_count desc, c.created_at desc, c.id desc
+      case when ${ilike(`${a}.genre`)} then similarity(${sql.raw(a)}.genre, ${query}) else 0 end,
+      case when ${ilike(`${a}.artist`)} then similarity(${sql.raw(a)}.artist, ${query}) else 0 end)`;
+  const byScore = (a: string) =>
+    sql`${score(a)} desc, ${sql.raw(`${a}.play_count desc, ${a}.created_at desc, ${a}.id desc`)}`;
+
+  // Every title match, through the title's GIN index.
+  const allTitles = (gate: SQL) =>
+    sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
+  // Genres and artists are few distinct values shared by many songs, so they are matched
+  // where each value is one row, in tables kept by triggers (migration 0003): `song_genres`
+  // (the distinct lower-cased genres) and `song_artists` (the artists with songs, named as
+  // their songs are: songs.artist is the profile's display name). Each matching value then
+  // gives at most its first `limit` songs in `order` from its own index: a song of that
+  // value further down has `limit` better ones, all matching, and (for relevance) all of the
+  // same similarity. Within a genre filter the genre side is all of that genre or nothing.
+  const genreValues = sql`
+    select g.genre from song_genres g
+    where g.songs > 0 and ${ilike('g.genre')}
+      and ${input.genre === null ? sql`true` : sql`g.genre = ${input.genre}`}`;
+  const genreSongs = (gate: SQL, order: SQL) => sql`
+    select ${cols('t')} from (${genreValues} and ${gate}) v cross join lateral (
+      select ${cols('s')} from songs s where lower(s.genre) = v.genre
+      order by ${order} limit ${n}) t`;
+  // For relevance, the `limit` genre values nearest the query with their most played.
+  const nearestGenreSongs = sql`
+    select ${cols('t')} from (${genreSongs(sql`true`, plays)}) t
+    order by similarity(t.genre, ${query}) desc, t.play_count desc, t.created_at desc, t.id desc
     limit ${n}`;
+  const artistValues = sql`select a.artist_id, a.name from song_artists a
+    where a.songs > 0 and ${ilike('a.name')}`;
+  const artistSongs = (artists: SQL, order: SQL) => sql`
+    select ${cols('t')} from (${artists}) a cross join lateral (
+      select ${cols('s')} from songs s where s.artist_id = a.artist_id and ${inGenre('s')}
+      order by ${order} limit ${n}) t`;
+  // For relevance, the `limit` artists nearest the query that have a song (in the genre);
+  // `offset 0` keeps that probe out of the sort's input, so it runs only until they are found.
+  const nearestArtists = sql`
+    select a.artist_id from (
+      select v.artist_id, similarity(v.name, ${query}) as sim from (${artistValues}) v
+      order by sim desc, v.artist_id offset 0) a
+    ${
+      input.genre === null
+        ? sql``
+        : sql`where exists (select 1 from songs s where s.artist_id = a.artist_id and ${inGenre('s')})`
+    }
+    limit ${n}`;
+
+  return {
+    /**
+     * Few matches, known from the small tables: every title match (at most SPARSE_TITLES)
+     * and each matching genre's and artist's first `limit`, ranked; no read of the head.
+     */
+    sparse(stats: SearchStats): SQL {
+      const sides: SQL[] = [];
+      if (stats.titles !== 0) sides.push(allTitles(sql`true`));
+      if (stats.genres > 0)
+        sides.push(
+          input.sort === 'relevance' ? sql`(${nearestGenreSongs})` : genreSongs(sql`true`, keys),
+        );
+      if (stats.artists > 0)
+        sides.push(
+          artistSongs(
+            input.sort === 'relevance' ? nearestArtists : artistValues,
+            input.sort === 'relevance' ? plays : keys,
+          ),
+        );
+      const order = input.sort === 'relevance' ? byScore('c') : keys;
+      return sql`select c.id from (${sql.join(sides, sql` union `)}) c order by ${order} limit ${n}`;
+    },
+
+    /** Many matches, or no bound: the head of the sort's index decides (ADR 0006). */
+    dense(): SQL {
+      // The head of the sort's index (relevance: play count), filtered by the genre first.
+      const head = sql`select ${cols('s')} from songs s where ${inGenre('s')} order by ${keys} limit ${window}`;
+      if (input.sort !== 'relevance') {
+        // The head holds the page when it has `limit` matches (it is a prefix of the
+        // order); otherwise the term is rare and its matches come from the title's GIN
+        // index and the matching genres and artists. `rest` is materialized so that no plan
+        // walks the ordered index filtering a rare term.
+        const rare = sql`(select count(*) from win) < ${n}`;
+        return sql`
+          with win as materialized (
+            select ${cols('w')} from (${head}) w where ${matches('w')} order by ${keys} limit ${n}
+          ), rest as materialized (
+            ${allTitles(rare)}
+            union
+            ${genreSongs(rare, keys)}
+            union
+            ${artistSongs(sql`${artistValues} and ${rare}`, keys)}
+          )
+          select id from (
+            select * from win where (select count(*) from win) >= ${n}
+            union all
+            select * from rest
+          ) c order by ${keys} limit ${n}`;
+      }
+      // Relevance. For a broad term the true top `limit` by similarity lies within the
+      // union of each side's top `limit`: titles by GiST KNN (`lower(title) <-> q`, the
+      // ILIKE as index condition; pg_trgm lowercases, so it is the title's similarity),
+      // and the nearest genre values and artists. The head adds the most played matches, so
+      // ties of a broad term go to popular songs. Titles: nearest first when the head saw a
+      // title match of a broad term; otherwise titles are rare (a genre word such as
+      // 'rock', or a rare term) and GIN finds them all, where a KNN scan finding none would
+      // visit most of the GiST. Without a trigram, titles could only be read in full, so a
+      // broad short term leaves them to the head.
+      const indexable = trigramIndexable(query);
+      const nearestTitles = indexable
+        ? sql`union (
+            select ${cols('s')} from songs s
+            where ${ilike('lower(s.title)')} and ${inGenre('s')}
+              and (select broad and titles from verdict)
+            order by lower(s.title) <-> ${query} limit ${n})`
+        : sql``;
+      const otherTitles = indexable
+        ? sql`not (select broad and titles from verdict)`
+        : sql`not (select broad from verdict)`;
+      return sql`
+        with win as materialized (
+          select ${cols('w')} from (${head}) w where ${matches('w')}
+        ), verdict as materialized (
+          select count(*) >= ${sql.raw(String(BROAD_MATCHES))} as broad,
+            count(*) filter (where ${ilike('win.title')}) > 0 as titles
+          from win
+        ), candidates as (
+          select * from win
+          ${nearestTitles}
+          union (
+            ${allTitles(otherTitles)})
+          union (
+            ${nearestGenreSongs})
+          union (
+            ${artistSongs(nearestArtists, plays)})
+        )
+        select c.id from candidates c order by ${byScore('c')} limit ${n}`;
+    },
+
+    /** The small tables' view of the query (see SearchStats). */
+    stats(): SQL {
+      return sql`select
+        ${titleBound(query) ?? sql`null::bigint`} as titles,
+        (select count(*) from (${genreValues}) g) as genres,
+        (select count(*) from (${artistValues}) a) as artists`;
+    },
+  };
 }
 
 export function createSongsRepository(db: Db) {
@@ -263,10 +386,13 @@ export function createSongsRepository(db: Db) {
     },
 
     /**
-     * Spec §7: title or genre contains `query` (ILIKE, wildcards escaped), an optional
-     * case-insensitive genre, sorted by relevance, play count or recency; at most `limit`.
-     * Every path reads a bounded number of rows, whatever the term (ADR 0006 "Search plan"):
-     * the ids come from `searchIds`, then at most `limit` rows are fetched by primary key.
+     * Spec §7: title, genre or the artist's display name contains `query` (ILIKE, wildcards
+     * escaped), an optional case-insensitive genre, sorted by relevance, play count or
+     * recency; at most `limit`. Every path reads a bounded number of rows, whatever the term
+     * (ADR 0006 "Search plan", ADR 0011): first the small tables say how many titles, genres
+     * and artists can match (nothing: no read of songs at all); few, and they are looked up
+     * directly; many, and the head of the sort's index decides. Then at most `limit` rows
+     * are fetched by primary key.
      */
     async search(input: {
       query: string;
@@ -275,6 +401,35 @@ export function createSongsRepository(db: Db) {
       limit: number;
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
+      const plan = searchSql({ ...input, pattern });
+      let ids: SQL;
+      if (trigramIndexable(input.query)) {
+        const [row] = (
+          (await db.execute(plan.stats())) as unknown as {
+            rows: Array<{
+              titles: string | number | null;
+              genres: string | number;
+              artists: string | number;
+            }>;
+          }
+        ).rows;
+        const stats: SearchStats = {
+          titles: row!.titles === null ? null : Number(row!.titles),
+          genres: Number(row!.genres),
+          artists: Number(row!.artists),
+        };
+        if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
+        ids =
+          stats.titles !== null &&
+          stats.titles <= SPARSE_TITLES &&
+          stats.genres + stats.artists <=
+            (input.sort === 'relevance' ? SPARSE_NAMES : SPARSE_VALUES)
+            ? plan.sparse(stats)
+            : plan.dense();
+      } else {
+        // No trigram: neither the words nor the names can be looked up by index.
+        ids = plan.dense();
+      }
       const order =
         input.sort === 'popular'
           ? [desc(songs.playCount), desc(songs.createdAt)]
@@ -284,7 +439,8 @@ export function createSongsRepository(db: Db) {
                 desc(
                   sql`greatest(
                     case when ${containsCi(songs.title, pattern)} then similarity(${songs.title}, ${input.query}) else 0 end,
-                    case when ${containsCi(songs.genre, pattern)} then similarity(${songs.genre}, ${input.query}) else 0 end)`,
+                    case when ${containsCi(songs.genre, pattern)} then similarity(${songs.genre}, ${input.query}) else 0 end,
+                    case when ${containsCi(songs.artist, pattern)} then similarity(${songs.artist}, ${input.query}) else 0 end)`,
                 ),
                 desc(songs.playCount),
                 desc(songs.createdAt),
@@ -292,9 +448,45 @@ export function createSongsRepository(db: Db) {
       return db
         .select()
         .from(songs)
-        .where(sql`${songs.id} in (${searchIds({ ...input, pattern })})`)
+        .where(sql`${songs.id} in (${ids})`)
         .orderBy(...order, desc(songs.id))
         .limit(input.limit);
+    },
+
+    /**
+     * The typo pass's correction of `query`: each of its first words that is no word of any
+     * song's title, genre or artist is replaced by the closest one by trigram similarity
+     * (pg_trgm's `%`, threshold 0.3) in `search_terms`, a table of those words kept by
+     * triggers (migration 0003). Null when no word changes. One bounded lookup per word in a
+     * table of distinct words, never a similarity scan over songs (ADR 0011).
+     */
+    async correctTypos(query: string): Promise<string | null> {
+      const parts = query.split(TERM_SEPARATORS);
+      // split() with a capturing group alternates words (even indexes) and separators.
+      const words = parts
+        .map((word, i) => ({ word, i }))
+        .filter(({ word, i }) => i % 2 === 0 && word.length >= MIN_CORRECTED_LENGTH)
+        .slice(0, MAX_CORRECTED_WORDS);
+      if (words.length === 0) return null;
+      const result = (await db.execute(sql`
+        select w.i::int as i, (
+          select t.term from search_terms t
+          where t.term % lower(w.word) and t.songs > 0
+          order by t.term = lower(w.word) desc, similarity(t.term, lower(w.word)) desc,
+            t.songs desc, t.term
+          limit 1) as term
+        from json_array_elements_text(${JSON.stringify(words.map((w) => w.word))}::json)
+          with ordinality as w(word, i)`)) as unknown as {
+        rows: Array<{ i: number; term: string | null }>;
+      };
+      let changed = false;
+      for (const { i, term } of result.rows) {
+        const at = words[i - 1]!.i;
+        if (term === null || term === parts[at]!.toLowerCase()) continue;
+        parts[at] = term;
+        changed = true;
+      }
+      return changed ? parts.join('') : null;
     },
 
     /** Spec §7: podcasts whose title or description contains `query`, best match first. */

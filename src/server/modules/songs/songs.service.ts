@@ -356,9 +356,10 @@ export function createSongsService(deps: SongsServiceDeps) {
     },
 
     /**
-     * Spec §7 search. Blank → nothing (the client clears). Songs fall back to the external
-     * catalogue (type track, limit 20) only when the own catalogue finds none; its tracks are
-     * returned, not stored.
+     * Spec §7 search. Blank → nothing (the client clears). Songs match on title, genre or
+     * artist name; when none contains the query, a typo-tolerant pass runs, and only when it
+     * finds none either do songs fall back to the external catalogue (type track, limit 20,
+     * asked with the query as typed); its tracks are returned, not stored.
      */
     async search(
       input: { q: string; type: SearchType; genre?: string; sort: SearchSort; limit: number },
@@ -370,12 +371,19 @@ export function createSongsService(deps: SongsServiceDeps) {
         const rows = await songs.searchPodcasts(q, input.limit);
         return { songs: [], podcasts: rows.map(podcastDto), external: false };
       }
-      const rows = await songs.search({
-        query: q,
-        genre: genreFilterValue(input.genre),
-        sort: input.sort,
-        limit: input.limit,
-      });
+      const find = (query: string) =>
+        songs.search({
+          query,
+          genre: genreFilterValue(input.genre),
+          sort: input.sort,
+          limit: input.limit,
+        });
+      let rows = await find(q);
+      // Nothing contains the query: its misspelt words corrected, if any (ADR 0011).
+      if (rows.length === 0) {
+        const corrected = await songs.correctTypos(q);
+        if (corrected) rows = await find(corrected);
+      }
       if (rows.length > 0) return { songs: rows.map(songDto), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
