@@ -79,8 +79,9 @@ type SearchStats = { titles: number | null; genres: number; artists: number };
  * A title contains q only if every word of q is a word of the title — whole between two
  * separators of q, the end of a word before the first one, the start of one after the last,
  * anywhere in a word when q is one word. So the titles holding such words, summed per word
- * of q, bound the titles containing q; the smallest sum is the bound. Words that no trigram
- * index can look up (shorter than 3 outside an exact match) are left out.
+ * of q, bound the titles containing q; the smallest sum is the bound. A word under 3
+ * characters has no trigram: the words are then read in full, a table far smaller than
+ * songs. Null when q is nothing but separators.
  */
 function titleBound(query: string): SQL | null {
   const parts = query.split(TERM_SEPARATORS);
@@ -94,17 +95,14 @@ function titleBound(query: string): SQL | null {
     const test =
       i > 0 && i < last
         ? sql`t.term = lower(${w})`
-        : w.length < 3
-          ? null
-          : i > 0
-            ? sql`t.term like lower(${w}) || '%'`
-            : i < last
-              ? sql`t.term like '%' || lower(${w})`
-              : sql`t.term like '%' || lower(${w}) || '%'`;
-    if (test)
-      sums.push(
-        sql`select coalesce(sum(t.titles), 0) as n from search_terms t where t.titles > 0 and ${test}`,
-      );
+        : i > 0
+          ? sql`t.term like lower(${w}) || '%'`
+          : i < last
+            ? sql`t.term like '%' || lower(${w})`
+            : sql`t.term like '%' || lower(${w}) || '%'`;
+    sums.push(
+      sql`select coalesce(sum(t.titles), 0) as n from search_terms t where t.titles > 0 and ${test}`,
+    );
   }
   return sums.length === 0
     ? null
@@ -402,34 +400,27 @@ export function createSongsRepository(db: Db) {
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
       const plan = searchSql({ ...input, pattern });
-      let ids: SQL;
-      if (trigramIndexable(input.query)) {
-        const [row] = (
-          (await db.execute(plan.stats())) as unknown as {
-            rows: Array<{
-              titles: string | number | null;
-              genres: string | number;
-              artists: string | number;
-            }>;
-          }
-        ).rows;
-        const stats: SearchStats = {
-          titles: row!.titles === null ? null : Number(row!.titles),
-          genres: Number(row!.genres),
-          artists: Number(row!.artists),
-        };
-        if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
-        ids =
-          stats.titles !== null &&
-          stats.titles <= SPARSE_TITLES &&
-          stats.genres + stats.artists <=
-            (input.sort === 'relevance' ? SPARSE_NAMES : SPARSE_VALUES)
-            ? plan.sparse(stats)
-            : plan.dense();
-      } else {
-        // No trigram: neither the words nor the names can be looked up by index.
-        ids = plan.dense();
-      }
+      const [row] = (
+        (await db.execute(plan.stats())) as unknown as {
+          rows: Array<{
+            titles: string | number | null;
+            genres: string | number;
+            artists: string | number;
+          }>;
+        }
+      ).rows;
+      const stats: SearchStats = {
+        titles: row!.titles === null ? null : Number(row!.titles),
+        genres: Number(row!.genres),
+        artists: Number(row!.artists),
+      };
+      if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
+      const ids =
+        stats.titles !== null &&
+        stats.titles <= SPARSE_TITLES &&
+        stats.genres + stats.artists <= (input.sort === 'relevance' ? SPARSE_NAMES : SPARSE_VALUES)
+          ? plan.sparse(stats)
+          : plan.dense();
       const order =
         input.sort === 'popular'
           ? [desc(songs.playCount), desc(songs.createdAt)]
