@@ -29,7 +29,11 @@ export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/
 }
 
 /** Builds an app on a fresh database of `kind` for the enclosing describe block. */
-export function useTestApp(kind: DbKind, envOverrides: Record<string, string> = {}): TestContext {
+export function useTestApp(
+  kind: DbKind,
+  envOverrides: Record<string, string> = {},
+  options: { webDir?: () => string } = {},
+): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
     ctx.db = await createTestDatabase(kind);
@@ -46,6 +50,7 @@ export function useTestApp(kind: DbKind, envOverrides: Record<string, string> = 
       clock: ctx.clock,
       logger: false,
       mailer,
+      webDir: options.webDir?.(),
     });
     await ctx.app.ready();
   });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -74,6 +75,12 @@ function errorOf(res: Answer): { code?: unknown; message?: unknown } | null {
   }
 }
 
+function tinyWebDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-fuzz-web-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Canto</title>');
+  return dir;
+}
+
 describe.each(dbKinds)('API fuzz on %s', (kind) => {
   let fake: FakeCatalogue;
   // Filled before useTestApp's beforeAll reads it: the fake's port is only known once it listens.
@@ -85,7 +92,9 @@ describe.each(dbKinds)('API fuzz on %s', (kind) => {
     env.CATALOGUE_URL = fake.url;
   });
   afterAll(() => fake?.close());
-  const ctx = useTestApp(kind, env);
+  // A built web app of one page, so `/media/../x` (resolved to a page) is answered as in
+  // production whether or not dist/web exists on this checkout.
+  const ctx = useTestApp(kind, env, { webDir: tinyWebDir });
 
   type User = { id: string; email: string; password: string; headers: { authorization: string } };
   const users = {} as Record<Exclude<Role, 'anonymous'>, User>;
