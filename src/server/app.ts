@@ -67,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock: deps.clock ?? systemClock,
     log: app.log,
     storage: deps.storage ?? (await createStorage(deps.env)),
-    mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log),
+    mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log, deps.env.mailFrom),
   };
   const roles = createRolesModule(deps.database.db);
   const auth = await createAuthModule(ctx, { roles });

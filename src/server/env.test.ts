@@ -51,6 +51,13 @@ describe('parseEnv', () => {
     );
   });
 
+  it('reads the mail sender from MAIL_FROM, here and nowhere else', () => {
+    expect(parseEnv({}).mailFrom).toBeUndefined();
+    expect(parseEnv({ MAIL_FROM: 'Radio <hi@example.test>' }).mailFrom).toBe(
+      'Radio <hi@example.test>',
+    );
+  });
+
   it('trusts no proxy by default and reads TRUST_PROXY as a list of addresses and CIDRs', () => {
     expect(parseEnv({}).trustProxy).toEqual([]);
     expect(parseEnv({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1 ,::1,fd00::/8,' }).trustProxy).toEqual([

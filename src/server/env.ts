@@ -71,6 +71,7 @@ const schema = z
     MEDIA_OFFLOAD: z.enum(['none', 'x-accel', 'redirect']).optional(),
     CDN_URL: url(['http:', 'https:']).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+    MAIL_FROM: z.string().min(3).max(200).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -154,6 +155,8 @@ export type Env = {
   /** With redirect: a CDN base URL that replaces presigned store URLs (same signature scheme). */
   cdnUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** The From of every mail; a default when unset. */
+  mailFrom: string | undefined;
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
   catalogueUrl: string;
@@ -206,6 +209,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mediaOffload: v.MEDIA_OFFLOAD ?? (v.STORAGE === 's3' ? 'redirect' : 'none'),
     cdnUrl: v.CDN_URL?.replace(/\/$/, ''),
     smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
     payments: v.PAYMENTS,
     stripe: {
       secretKey: v.STRIPE_SECRET_KEY,

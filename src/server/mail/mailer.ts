@@ -8,7 +8,11 @@ export type Mailer = {
   send(mail: Mail): Promise<void>;
 };
 
-export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger): Mailer {
+export function createMailer(
+  smtpUrl: string | undefined,
+  log: FastifyBaseLogger,
+  from = 'Canto <no-reply@canto.local>',
+): Mailer {
   if (!smtpUrl) {
     // Without SMTP the message (e.g. a reset link) is written to the server log (product.md §2).
     return {
@@ -23,7 +27,6 @@ export function createMailer(smtpUrl: string | undefined, log: FastifyBaseLogger
   }
   // nodemailer is loaded with the first mail, not at start (docs/decisions/0009).
   let transport: Promise<Transporter> | undefined;
-  const from = process.env.MAIL_FROM ?? 'Canto <no-reply@canto.local>';
   return {
     delivers: true,
     async send(mail) {
