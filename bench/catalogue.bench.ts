@@ -32,12 +32,12 @@ import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const MB = 1024 * 1024;
-const adminUrl =
+export const adminUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 
-function percentile(xs: number[], p: number) {
+export function percentile(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
@@ -45,7 +45,7 @@ function percentile(xs: number[], p: number) {
 // ---------------------------------------------------------------------------------------
 // Data
 
-const WORDS = [
+export const WORDS = [
   'Midnight',
   'Golden',
   'Electric',
@@ -87,15 +87,25 @@ const WORDS = [
   'Diamond',
   'Sunset',
 ];
-const GENRES = ['Pop', 'Rock', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Country'];
+export const GENRES = [
+  'Pop',
+  'Rock',
+  'Hip Hop',
+  'Electronic',
+  'Jazz',
+  'Classical',
+  'R&B',
+  'Country',
+];
 /** 280 made-up words ('Balo', 'Beno', …): a "medium" term, in ~0.09 % of songs each. */
-const RARE_WORDS = [...'bdfgklmnprstvz'].flatMap((c) =>
+export const RARE_WORDS = [...'bdfgklmnprstvz'].flatMap((c) =>
   [...'aeiou'].flatMap((v) => ['lo', 'no', 'ro', 'so'].map((e) => `${c.toUpperCase()}${v}${e}`)),
 );
-const arr = (xs: string[]) =>
+export const arr = (xs: string[]) =>
   sql.raw(`array[${xs.map((w) => `'${w.replace(/'/g, "''")}'`).join(',')}]`);
 /** An independent pseudo-random 0..n-1 per song and salt (PostgreSQL's own int8 hash). */
-const pick = (salt: number, n: number) => sql.raw(`(abs(hashint8extended(i, ${salt})) % ${n})`);
+export const pick = (salt: number, n: number) =>
+  sql.raw(`(abs(hashint8extended(i, ${salt})) % ${n})`);
 
 /**
  * Inserts songs `from`..`to` (1-based) in one INSERT … SELECT generate_series. Titles are 2–3
@@ -209,7 +219,7 @@ async function searchLatency(database: Database, iterations: number) {
 // ---------------------------------------------------------------------------------------
 // A real listening app
 
-async function startApp(
+export async function startApp(
   database: Database,
   dataDir: string,
 ): Promise<{ app: App; url: string; token: string; userId: string }> {
@@ -380,7 +390,7 @@ async function uploadMemory(log: Log) {
 // ---------------------------------------------------------------------------------------
 // Engines
 
-async function withBenchPostgres<T>(run: (database: Database) => Promise<T>): Promise<T> {
+export async function withBenchPostgres<T>(run: (database: Database) => Promise<T>): Promise<T> {
   const name = `canto_bench_${crypto.randomBytes(5).toString('hex')}`;
   const admin = async (text: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
@@ -404,7 +414,7 @@ async function withBenchPostgres<T>(run: (database: Database) => Promise<T>): Pr
   }
 }
 
-async function postgresReachable() {
+export async function postgresReachable() {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
