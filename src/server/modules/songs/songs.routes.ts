@@ -222,7 +222,7 @@ export const songsRoutes =
         config: { access: 'signed-in' },
         schema: {
           tags: ['songs'],
-          summary: 'Search songs (title or genre) or podcasts (title or description); limit 20',
+          summary: 'Search songs (title, genre or artist; typos forgiven) or podcasts; limit 20',
           querystring: searchQuery,
           response: { 200: searchResponse },
         },
