@@ -102,3 +102,34 @@ export const median = (values: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+
+/** A valid 16-bit mono 44.1 kHz WAV of `bytes` bytes, generated 64 kB at a time as it is sent. */
+export function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
+  const dataBytes = bytes - 44;
+  return async function* () {
+    const h = Buffer.alloc(44);
+    h.write('RIFF', 0, 'latin1');
+    h.writeUInt32LE(36 + dataBytes, 4);
+    h.write('WAVE', 8, 'latin1');
+    h.write('fmt ', 12, 'latin1');
+    h.writeUInt32LE(16, 16);
+    h.writeUInt16LE(1, 20);
+    h.writeUInt16LE(1, 22);
+    h.writeUInt32LE(44100, 24);
+    h.writeUInt32LE(88200, 28);
+    h.writeUInt16LE(2, 32);
+    h.writeUInt16LE(16, 34);
+    h.write('data', 36, 'latin1');
+    h.writeUInt32LE(dataBytes, 40);
+    yield h;
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < chunk.length; i += 2)
+      chunk.writeInt16LE(Math.round(Math.sin(i / 20) * 8000), i);
+    let left = dataBytes;
+    while (left > 0) {
+      const n = Math.min(left, chunk.length);
+      yield n === chunk.length ? chunk : chunk.subarray(0, n);
+      left -= n;
+    }
+  };
+}

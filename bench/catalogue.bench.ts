@@ -28,7 +28,7 @@ import {
   type SongSort,
 } from '../src/server/modules/songs/songs.repository.ts';
 import { parseEnv } from '../src/server/env.ts';
-import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { lazyWav, row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 import { GENRES as SPEC_GENRES } from '../src/core/validation/song.rules.ts';
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -278,37 +278,6 @@ async function homeRps(database: Database, dataDir: string, seconds: number, log
 
 // ---------------------------------------------------------------------------------------
 // Upload memory
-
-/** A WAV of `bytes` (header + 16-bit mono 44.1 kHz samples) produced 64 kB at a time. */
-function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
-  const dataBytes = bytes - 44;
-  return async function* () {
-    const h = Buffer.alloc(44);
-    h.write('RIFF', 0, 'latin1');
-    h.writeUInt32LE(36 + dataBytes, 4);
-    h.write('WAVE', 8, 'latin1');
-    h.write('fmt ', 12, 'latin1');
-    h.writeUInt32LE(16, 16);
-    h.writeUInt16LE(1, 20);
-    h.writeUInt16LE(1, 22);
-    h.writeUInt32LE(44100, 24);
-    h.writeUInt32LE(88200, 28);
-    h.writeUInt16LE(2, 32);
-    h.writeUInt16LE(16, 34);
-    h.write('data', 36, 'latin1');
-    h.writeUInt32LE(dataBytes, 40);
-    yield h;
-    const chunk = Buffer.alloc(64 * 1024);
-    for (let i = 0; i < chunk.length; i += 2)
-      chunk.writeInt16LE(Math.round(Math.sin(i / 20) * 8000), i);
-    let left = dataBytes;
-    while (left > 0) {
-      const n = Math.min(left, chunk.length);
-      yield n === chunk.length ? chunk : chunk.subarray(0, n);
-      left -= n;
-    }
-  };
-}
 
 function multipartStream(fileName: string, file: () => AsyncGenerator<Buffer>) {
   const boundary = `----canto-bench-${crypto.randomUUID()}`;

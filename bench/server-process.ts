@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { freePort, waitFor200 } from './bench-kit.ts';
+import { freePort, lazyWav, waitFor200 } from './bench-kit.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -150,37 +150,6 @@ export async function signIn(url: string, email: string, password: string): Prom
     throw new Error(`sign-in as ${email} answered ${res.status}`);
   }
   return body.access_token;
-}
-
-/** A valid 16-bit mono WAV of `bytes` bytes, generated as it is sent (never in memory whole). */
-function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
-  const dataBytes = bytes - 44;
-  return async function* () {
-    const h = Buffer.alloc(44);
-    h.write('RIFF', 0, 'latin1');
-    h.writeUInt32LE(36 + dataBytes, 4);
-    h.write('WAVE', 8, 'latin1');
-    h.write('fmt ', 12, 'latin1');
-    h.writeUInt32LE(16, 16);
-    h.writeUInt16LE(1, 20);
-    h.writeUInt16LE(1, 22);
-    h.writeUInt32LE(44100, 24);
-    h.writeUInt32LE(88200, 28);
-    h.writeUInt16LE(2, 32);
-    h.writeUInt16LE(16, 34);
-    h.write('data', 36, 'latin1');
-    h.writeUInt32LE(dataBytes, 40);
-    yield h;
-    const chunk = Buffer.alloc(64 * 1024);
-    for (let i = 0; i < chunk.length; i += 2)
-      chunk.writeInt16LE(Math.round(Math.sin(i / 20) * 8000), i);
-    let left = dataBytes;
-    while (left > 0) {
-      const n = Math.min(left, chunk.length);
-      yield n === chunk.length ? chunk : chunk.subarray(0, n);
-      left -= n;
-    }
-  };
 }
 
 /** POST /api/songs with a multipart body (title + a `bytes`-byte WAV), streamed. */
