@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
+import { startS3rver } from '../helpers/s3rver.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/server/storage/create-storage.ts';
 import { newKey } from '../../src/server/storage/storage.ts';
@@ -11,25 +8,16 @@ import { newKey } from '../../src/server/storage/storage.ts';
 // STORAGE selects the adapter, and only STORAGE=s3 imports the AWS SDK (docs/decisions/0009);
 // each adapter's behaviour is storage.contract.test.ts's.
 describe('createStorage', () => {
-  let server: S3rver;
+  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
   let directory: string;
   let endpoint: string;
 
   beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-s3rver-'));
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory,
-      configureBuckets: [{ name: 'canto' }],
-    });
-    const { port } = await server.run();
-    endpoint = `http://127.0.0.1:${port}`;
+    s3 = await startS3rver();
+    ({ endpoint, directory } = s3);
   });
   afterAll(async () => {
-    await server?.close();
-    fs.rmSync(directory, { recursive: true, force: true });
+    await s3?.stop();
   });
 
   const s3Env = () => ({

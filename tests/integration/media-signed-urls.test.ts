@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import S3rver from 's3rver';
+import { startS3rver } from '../helpers/s3rver.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { EnvError, parseEnv } from '../../src/server/env.ts';
@@ -308,8 +306,7 @@ describe('MEDIA_OFFLOAD=x-accel (local storage)', () => {
 });
 
 describe('STORAGE=s3 (s3rver)', () => {
-  let directory: string;
-  let server: S3rver;
+  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
   let endpoint: string;
   let storage: Storage;
   const audio = bytes(60_000, 4);
@@ -318,16 +315,8 @@ describe('STORAGE=s3 (s3rver)', () => {
   const svgBytes = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
 
   beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-s3rver-'));
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory,
-      configureBuckets: [{ name: 'canto' }],
-    });
-    const { port } = await server.run();
-    endpoint = `http://127.0.0.1:${port}`;
+    s3 = await startS3rver();
+    ({ endpoint } = s3);
     storage = createS3Storage({
       endpoint,
       region: 'us-east-1',
@@ -340,8 +329,7 @@ describe('STORAGE=s3 (s3rver)', () => {
   });
   afterAll(async () => {
     await storage?.close();
-    await server?.close();
-    if (directory) fs.rmSync(directory, { recursive: true, force: true });
+    await s3?.stop();
   });
 
   /** An app whose storage comes from env (STORAGE=s3 against s3rver), as in production. */

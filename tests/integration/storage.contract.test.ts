@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { startS3rver } from '../helpers/s3rver.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../src/core/errors.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
@@ -32,17 +32,9 @@ async function localFixture(): Promise<Fixture> {
 }
 
 async function s3Fixture(): Promise<Fixture> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-s3rver-'));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: 'canto' }],
-  });
-  const { port } = await server.run();
+  const s3 = await startS3rver();
   const settings = {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: s3.endpoint,
     region: 'us-east-1',
     bucket: 'canto',
     accessKeyId: 'S3RVER',
@@ -59,8 +51,7 @@ async function s3Fixture(): Promise<Fixture> {
     async stop() {
       await storage.close();
       raw.destroy();
-      await server.close();
-      fs.rmSync(directory, { recursive: true, force: true });
+      await s3.stop();
     },
   };
 }
