@@ -77,6 +77,7 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     STRIPE_PRICE_ID: z.string().min(1).optional(),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
+    SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: z.string().min(1).optional(),
@@ -160,6 +161,8 @@ export type Env = {
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
   catalogueUrl: string;
+  /** How long a search answer is reused (0: never); this process's own writes drop it at once. */
+  searchCacheSeconds: number;
   aiProvider: 'local' | 'openai';
   openai: { baseUrl: string; apiKey?: string };
   logLevel: string;
@@ -217,6 +220,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       priceId: v.STRIPE_PRICE_ID,
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
+    searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     aiProvider: v.AI_PROVIDER,
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
+import { withSearchCache } from './search-cache.ts';
 import { createSongsRepository } from './songs.repository.ts';
 import { songsRoutes } from './songs.routes.ts';
 import { createSongsService } from './songs.service.ts';
@@ -12,7 +13,14 @@ export function createSongsModule(
   { media }: { media: Pick<MediaModule, 'publicUrl'> },
 ): FeatureModule {
   const songs = createSongsService({
-    songs: createSongsRepository(ctx.database.db),
+    songs: withSearchCache(createSongsRepository(ctx.database.db), {
+      ttlMs: ctx.env.searchCacheSeconds * 1000,
+      maxEntries: 1000,
+      clock: ctx.clock,
+      // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
+      cached: ['search', 'correctTypos'],
+      reads: ['findById', 'displayNameOf', 'newest', 'mostPlayed', 'byGenre', 'searchPodcasts'],
+    }),
     storage: ctx.storage,
     catalogue: createItunesProvider({ baseUrl: ctx.env.catalogueUrl, log: ctx.log }),
     tempDir: path.join(ctx.env.dataDir, 'tmp'),
