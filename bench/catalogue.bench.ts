@@ -215,8 +215,10 @@ async function searchLatency(database: Database, iterations: number) {
 export async function startApp(
   database: Database,
   dataDir: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ app: App; url: string; token: string; userId: string }> {
   const env = parseEnv({
+    ...extraEnv,
     DATA_DIR: dataDir,
     SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
     LOG_LEVEL: 'silent',
