@@ -12,7 +12,22 @@ export const rateRules = {
   signUpPerIp: { name: 'sign-up:ip', limit: 5, windowMs: 60 * MINUTE },
   recoverPerIp: { name: 'recover:ip', limit: 5, windowMs: 15 * MINUTE },
   recoverPerEmail: { name: 'recover:email', limit: 3, windowMs: 60 * MINUTE },
+  resetPasswordPerIp: { name: 'reset-password:ip', limit: 10, windowMs: 15 * MINUTE },
+  // A link is single-use; this caps one token tried from many addresses at once.
+  resetPasswordPerToken: { name: 'reset-password:token', limit: 5, windowMs: 60 * MINUTE },
+  verifyEmailPerIp: { name: 'verify-email:ip', limit: 10, windowMs: 15 * MINUTE },
 } satisfies Record<string, RateRule>;
+
+/**
+ * Expired rows go as the limiter writes, not on a timer: no job to start and stop with the
+ * app, and the table only grows when attempts are counted, which is exactly when the sweep
+ * runs. At most once a minute per process, and at most SWEEP_BATCH rows per write; a full
+ * batch means a backlog, so the next write sweeps again.
+ */
+const SWEEP_EVERY_MS = MINUTE;
+const SWEEP_BATCH = 500;
+/** Rows of other features (MFA attempts) have windows this limiter does not know. */
+const OTHER_ROWS_KEPT_MS = 24 * 60 * MINUTE;
 
 /**
  * The caller's address: the socket's, or behind a proxy listed in TRUST_PROXY the address
@@ -24,30 +39,67 @@ export function clientAddress(request: FastifyRequest): string {
   return request.ip ?? request.socket?.remoteAddress ?? 'unknown';
 }
 
-/** Emails in keys are hashed: the counter table holds no addresses. */
-export function emailKey(email: string): string {
-  return crypto.createHash('sha256').update(email).digest('hex').slice(0, 32);
-}
+/** Emails and tokens in keys are hashed: the table holds no addresses and no live links. */
+const digest = (value: string) =>
+  crypto.createHash('sha256').update(value).digest('hex').slice(0, 32);
+export const emailKey = (email: string): string => digest(email);
+export const tokenKey = (token: string): string => digest(token);
 
 export function createRateLimiter(deps: { repo: RateLimitsRepository; now: () => Date }) {
+  const known: RateRule[] = Object.values(rateRules);
+  let lastSweep = -Infinity;
+
+  async function sweep(now: Date) {
+    if (now.getTime() - lastSweep < SWEEP_EVERY_MS) return;
+    const deleted = await deps.repo.deleteExpired({
+      prefixes: known.map((rule) => ({
+        prefix: `${rule.name}:`,
+        cutoff: new Date(now.getTime() - rule.windowMs),
+      })),
+      otherCutoff: new Date(now.getTime() - OTHER_ROWS_KEPT_MS),
+      limit: SWEEP_BATCH,
+    });
+    if (deleted < SWEEP_BATCH) lastSweep = now.getTime();
+  }
+
   return {
-    /** Counts one attempt against each rule; throws 429 rate_limited when any is over. */
+    /**
+     * Counts one attempt against each rule; throws 429 rate_limited when any is over. A
+     * refused attempt writes nothing: it is refused on a read of the existing counters, so
+     * a flood of fresh emails or tokens from a blocked address adds no rows.
+     */
     async hit(...checks: Array<{ rule: RateRule; subject: string }>): Promise<void> {
       const now = deps.now();
-      let retryAfter = 0;
-      for (const { rule, subject } of checks) {
-        const cutoff = new Date(now.getTime() - rule.windowMs);
-        const { hits, windowStart } = await deps.repo.hit(`${rule.name}:${subject}`, now, cutoff);
-        if (hits > rule.limit) {
-          const ends = windowStart.getTime() + rule.windowMs;
-          retryAfter = Math.max(retryAfter, Math.ceil((ends - now.getTime()) / 1000), 1);
-        }
-      }
-      if (retryAfter > 0) {
-        throw new AppError(ErrorCode.rateLimited, 'Too many requests. Please try again later.', {
+      const counted = checks.map(({ rule, subject }) => ({
+        rule,
+        key: `${rule.name}:${subject}`,
+        cutoff: new Date(now.getTime() - rule.windowMs),
+      }));
+      const refuse = (retryAfter: number) =>
+        new AppError(ErrorCode.rateLimited, 'Too many requests. Please try again later.', {
           retryAfter,
         });
+      const retryAfterOf = (rule: RateRule, windowStart: Date) =>
+        Math.max(Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000), 1);
+
+      const current = new Map(
+        (await deps.repo.read(counted.map((c) => c.key))).map((r) => [r.key, r]),
+      );
+      let retryAfter = 0;
+      for (const { rule, key, cutoff } of counted) {
+        const row = current.get(key);
+        if (row && row.windowStart > cutoff && row.hits >= rule.limit)
+          retryAfter = Math.max(retryAfter, retryAfterOf(rule, row.windowStart));
       }
+      if (retryAfter > 0) throw refuse(retryAfter);
+
+      // Concurrent attempts may all pass the read; the atomic count settles who is over.
+      for (const { rule, key, cutoff } of counted) {
+        const { hits, windowStart } = await deps.repo.hit(key, now, cutoff);
+        if (hits > rule.limit) retryAfter = Math.max(retryAfter, retryAfterOf(rule, windowStart));
+      }
+      await sweep(now);
+      if (retryAfter > 0) throw refuse(retryAfter);
     },
   };
 }
