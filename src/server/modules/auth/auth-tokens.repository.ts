@@ -24,6 +24,22 @@ export function createAuthTokensRepository(db: Db) {
       });
     },
 
+    /** Whether the token is unused and unexpired; reads only. */
+    async isLive(input: { kind: AuthTokenKind; tokenHash: string; now: Date }): Promise<boolean> {
+      const [row] = await db
+        .select({ id: authTokens.id })
+        .from(authTokens)
+        .where(
+          and(
+            eq(authTokens.tokenHash, input.tokenHash),
+            eq(authTokens.kind, input.kind),
+            isNull(authTokens.usedAt),
+            gt(authTokens.expiresAt, input.now),
+          ),
+        );
+      return row !== undefined;
+    },
+
     /** Marks the token used if it is unused and unexpired; returns its user, else null. */
     async consume(input: {
       kind: AuthTokenKind;
