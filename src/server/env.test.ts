@@ -36,6 +36,8 @@ describe('parseEnv', () => {
     [{ AI_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
+    [{ CATALOGUE_ALLOW_PRIVATE: 'yes' }, 'CATALOGUE_ALLOW_PRIVATE'],
+    [{ CATALOGUE_TIMEOUT_MS: '5' }, 'CATALOGUE_TIMEOUT_MS'],
     [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.1,10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'],
@@ -49,6 +51,14 @@ describe('parseEnv', () => {
     expect(() => parseEnv(source)).toThrowError(
       new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
     );
+  });
+
+  it('refuses private catalogue targets and waits 3 s unless told otherwise', () => {
+    expect(parseEnv({})).toMatchObject({ catalogueAllowPrivate: false, catalogueTimeoutMs: 3000 });
+    expect(parseEnv({ CATALOGUE_ALLOW_PRIVATE: '1', CATALOGUE_TIMEOUT_MS: '500' })).toMatchObject({
+      catalogueAllowPrivate: true,
+      catalogueTimeoutMs: 500,
+    });
   });
 
   it('reads the mail sender from MAIL_FROM, here and nowhere else', () => {

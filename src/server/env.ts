@@ -77,6 +77,8 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     STRIPE_PRICE_ID: z.string().min(1).optional(),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
+    CATALOGUE_ALLOW_PRIVATE: bool.default(false),
+    CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
@@ -161,6 +163,13 @@ export type Env = {
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
   catalogueUrl: string;
+  /**
+   * CATALOGUE_ALLOW_PRIVATE=1 lets the catalogue be reached on loopback or private addresses:
+   * for tests and development with a local fake only (otherwise such targets are refused).
+   */
+  catalogueAllowPrivate: boolean;
+  /** How long one catalogue request may take, answer included (CATALOGUE_TIMEOUT_MS). */
+  catalogueTimeoutMs: number;
   /** How long a search answer is reused (0: never); this process's own writes drop it at once. */
   searchCacheSeconds: number;
   aiProvider: 'local' | 'openai';
@@ -220,6 +229,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       priceId: v.STRIPE_PRICE_ID,
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
+    catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
+    catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     aiProvider: v.AI_PROVIDER,
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },

@@ -24,6 +24,8 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
   beforeAll(async () => {
     fake = await startFakeCatalogue();
     env.CATALOGUE_URL = fake.url;
+    // The fake listens on 127.0.0.1, which the outbound guard refuses unless told otherwise.
+    env.CATALOGUE_ALLOW_PRIVATE = '1';
   });
   afterAll(() => fake?.close());
   const ctx = useTestApp(kind, env);
