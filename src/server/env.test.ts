@@ -47,10 +47,17 @@ describe('parseEnv', () => {
     [{ HOST: 'under_score.example' }, 'HOST'],
     [{ HOST: 'http://localhost' }, 'HOST'],
     [{ CANTO_DEV: 'yes' }, 'CANTO_DEV'],
+    [{ SESSION_MAX_LIFETIME_DAYS: '0' }, 'SESSION_MAX_LIFETIME_DAYS'],
+    [{ SESSION_MAX_LIFETIME_DAYS: '2.5' }, 'SESSION_MAX_LIFETIME_DAYS'],
   ])('rejects %o with one line naming %s', (source, name) => {
     expect(() => parseEnv(source)).toThrowError(
       new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
     );
+  });
+
+  it('ends sessions 90 days after sign-in unless SESSION_MAX_LIFETIME_DAYS says otherwise', () => {
+    expect(parseEnv({}).sessionMaxLifetimeDays).toBe(90);
+    expect(parseEnv({ SESSION_MAX_LIFETIME_DAYS: '7' }).sessionMaxLifetimeDays).toBe(7);
   });
 
   it('refuses private catalogue targets and waits 3 s unless told otherwise', () => {

@@ -84,6 +84,7 @@ const schema = z
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: z.string().min(1).optional(),
     TRUST_PROXY: addressList.default([]),
+    SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -177,6 +178,8 @@ export type Env = {
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
+  /** A session ends this many days after sign-in, however often it is refreshed. */
+  sessionMaxLifetimeDays: number;
   /** CANTO_DEV=1, set by `npm run dev`: Vite serves the web app, so no built one is expected. */
   dev: boolean;
 };
@@ -236,6 +239,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
+    sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
     dev: v.CANTO_DEV,
   };
 }

@@ -4,6 +4,11 @@
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 /** A session (refresh family) lives this long after its last refresh. */
 export const SESSION_IDLE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/*
+ * Besides, a session ends a fixed time after sign-in however often it is refreshed
+ * (SESSION_MAX_LIFETIME_DAYS, read in env.ts): a stolen refresh token, or a device left
+ * signed in, does not last forever. The functions below take that lifetime as `maxLifetimeMs`.
+ */
 /**
  * A refresh token exchanged less than this long ago may be shown again without revoking its
  * family (GoTrue's reuse interval): a mobile client retrying on a flaky network, or two tabs
@@ -12,7 +17,7 @@ export const SESSION_IDLE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const REFRESH_REUSE_INTERVAL_MS = 10_000;
 
 export type RefreshTokenState = { rotatedAt: Date | null };
-export type SessionState = { revokedAt: Date | null; expiresAt: Date };
+export type SessionState = { revokedAt: Date | null; expiresAt: Date; createdAt: Date };
 
 /**
  * - valid: exchange it for a new token of the same family.
@@ -28,10 +33,11 @@ export function decideRefresh(
   token: RefreshTokenState,
   session: SessionState,
   now: Date,
+  maxLifetimeMs: number,
 ): RefreshDecision {
   // A family already revoked stays dead whatever token of it is shown.
   if (session.revokedAt) return 'revoked';
-  if (session.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (sessionEnd(session, maxLifetimeMs) <= now.getTime()) return 'expired';
   if (!token.rotatedAt) return 'valid';
   // Along a chain each token is exchanged before its child, so a token exchanged within the
   // interval has only descendants exchanged within it: following it to the newest is safe.
@@ -41,12 +47,26 @@ export function decideRefresh(
     : 'reused';
 }
 
-/** Sliding expiry: each successful refresh extends the session. */
-export function sessionExpiryFrom(now: Date): Date {
-  return new Date(now.getTime() + SESSION_IDLE_TTL_MS);
+/**
+ * When a session ends (ms): its sliding expiry, or sign-in plus the absolute lifetime if that
+ * is sooner. Checking both, not only capping at refresh, also ends older sessions at once
+ * when an operator shortens the lifetime.
+ */
+export function sessionEnd(
+  session: Pick<SessionState, 'expiresAt' | 'createdAt'>,
+  maxLifetimeMs: number,
+): number {
+  return Math.min(session.expiresAt.getTime(), session.createdAt.getTime() + maxLifetimeMs);
+}
+
+/** Sliding expiry: each successful refresh extends the session, never past its lifetime. */
+export function sessionExpiryFrom(now: Date, createdAt: Date, maxLifetimeMs: number): Date {
+  return new Date(
+    Math.min(now.getTime() + SESSION_IDLE_TTL_MS, createdAt.getTime() + maxLifetimeMs),
+  );
 }
 
 /** Whether a session may still back an access token at `now`. */
-export function sessionIsLive(session: SessionState, now: Date): boolean {
-  return !session.revokedAt && session.expiresAt.getTime() > now.getTime();
+export function sessionIsLive(session: SessionState, now: Date, maxLifetimeMs: number): boolean {
+  return !session.revokedAt && sessionEnd(session, maxLifetimeMs) > now.getTime();
 }

@@ -41,6 +41,8 @@ export type AuthModule = FeatureModule & {
   hasVerifiedFactor(userId: string): Promise<boolean>;
 };
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Wires the auth repositories and services; owns no rules itself. */
 export async function createAuthModule(
   ctx: ModuleContext,
@@ -63,6 +65,7 @@ export async function createAuthModule(
     roles,
     keys,
     issuer: env.publicUrl,
+    maxLifetimeMs: env.sessionMaxLifetimeDays * DAY_MS,
     clock,
   });
   const accounts = createAccountsService({ users });

@@ -9,6 +9,7 @@ export type SessionRow = {
   id: string;
   userId: string;
   aal: 'aal1' | 'aal2';
+  createdAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
 };
@@ -19,6 +20,7 @@ const sessionColumns = {
   id: sessions.id,
   userId: sessions.userId,
   aal: sessions.aal,
+  createdAt: sessions.createdAt,
   expiresAt: sessions.expiresAt,
   revokedAt: sessions.revokedAt,
 };
@@ -99,7 +101,8 @@ export function createSessionsRepository(db: Db) {
       tokenHash: string;
       newTokenHash: string;
       now: Date;
-      expiresAt: Date;
+      /** The new sliding expiry; it depends on the session (its absolute lifetime). */
+      expiresAt: (session: SessionRow) => Date;
       decide: (token: { rotatedAt: Date | null }, session: SessionRow) => RefreshDecision;
     }): Promise<
       | { outcome: 'rotated' | 'reissued'; session: SessionRow }
@@ -155,7 +158,7 @@ export function createSessionsRepository(db: Db) {
         });
         const [refreshed] = await tx
           .update(sessions)
-          .set({ refreshedAt: input.now, expiresAt: input.expiresAt })
+          .set({ refreshedAt: input.now, expiresAt: input.expiresAt(session) })
           .where(eq(sessions.id, session.id))
           .returning(sessionColumns);
         return {

@@ -26,9 +26,11 @@ export function createSessionsService(deps: {
   roles: RolesModule;
   keys: KeyStore;
   issuer: string;
+  /** A session ends this long after sign-in, however often it is refreshed. */
+  maxLifetimeMs: number;
   clock: Clock;
 }) {
-  const { sessions, users, roles, keys, clock } = deps;
+  const { sessions, users, roles, keys, clock, maxLifetimeMs } = deps;
 
   async function userOf(userId: string): Promise<SessionUser | null> {
     const [user, userRoles] = await Promise.all([users.findById(userId), roles.rolesOf(userId)]);
@@ -83,7 +85,7 @@ export function createSessionsService(deps: {
         userId,
         tokenHash: tokenHash(refreshToken),
         now,
-        expiresAt: sessionExpiryFrom(now),
+        expiresAt: sessionExpiryFrom(now, now, maxLifetimeMs),
         ip: meta.ip,
         userAgent: meta.userAgent?.slice(0, 500) ?? null,
       });
@@ -102,8 +104,8 @@ export function createSessionsService(deps: {
         tokenHash: tokenHash(presented),
         newTokenHash: tokenHash(next),
         now,
-        expiresAt: sessionExpiryFrom(now),
-        decide: (token, session) => decideRefresh(token, session, now),
+        expiresAt: (session) => sessionExpiryFrom(now, session.createdAt, maxLifetimeMs),
+        decide: (token, session) => decideRefresh(token, session, now, maxLifetimeMs),
       });
       if (result.outcome === 'reused') {
         throw new AppError(
@@ -151,7 +153,8 @@ export function createSessionsService(deps: {
       if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
       if (claims.aal !== 'aal1' && claims.aal !== 'aal2') return null;
       const session = await sessions.findById(claims.sid).catch(() => null);
-      if (!session || session.userId !== claims.sub || !sessionIsLive(session, now)) return null;
+      if (!session || session.userId !== claims.sub || !sessionIsLive(session, now, maxLifetimeMs))
+        return null;
       return { userId: claims.sub, sessionId: claims.sid, aal: claims.aal };
     },
 
