@@ -16,6 +16,7 @@ import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { songLimits } from '../../../core/validation/song.rules.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
+import { bodyEndedEarly } from '../../http/http-errors.ts';
 import { assertNoNul } from '../../http/nul-guard.ts';
 import type { IncomingPart, SongsService } from './songs.service.ts';
 
@@ -38,6 +39,9 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<IncomingPart> {
   if (!request.isMultipart()) {
     throw new AppError(ErrorCode.unsupportedMedia, 'Send the upload as multipart/form-data');
   }
+  // The client may have hung up during the access checks: a parser started on its dead body
+  // would wait forever.
+  if (request.raw.readableAborted) throw bodyEndedEarly();
   for await (const part of request.parts({ limits: multipartLimits })) {
     if (part.type === 'field') {
       // The NUL guard sees JSON bodies only; multipart fields are checked as they arrive.
@@ -169,7 +173,8 @@ export const songsRoutes =
     app.patch(
       '/songs/:id',
       {
-        config: { access: 'owner' },
+        // The artist role at the edge (revoking it ends these rights), ownership in the service.
+        config: { access: 'artist' },
         schema: {
           tags: ['songs'],
           summary: "Edit a song's title or genre (its artist only)",
@@ -185,7 +190,7 @@ export const songsRoutes =
     app.put(
       '/songs/:id/cover',
       {
-        config: { access: 'owner' },
+        config: { access: 'artist' },
         schema: {
           tags: ['songs'],
           summary: "Replace a song's cover art (its artist only)",
@@ -203,7 +208,7 @@ export const songsRoutes =
     app.delete(
       '/songs/:id',
       {
-        config: { access: 'owner' },
+        config: { access: 'artist' },
         schema: {
           tags: ['songs'],
           summary: 'Delete a song and its files (its artist only)',
