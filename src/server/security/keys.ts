@@ -80,24 +80,34 @@ export async function createKeyStore(deps: {
   return {
     async sign(
       claims: JWTPayload,
-      opts: { issuer: string; issuedAt: number; expiresAt: number },
+      opts: { issuer: string; audience: string; issuedAt: number; expiresAt: number },
     ): Promise<string> {
       const key = keys[0]!;
       return new SignJWT(claims)
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })
         .setIssuer(opts.issuer)
+        .setAudience(opts.audience)
         .setIssuedAt(opts.issuedAt)
         .setExpirationTime(opts.expiresAt)
         .sign(key.privateKey);
     },
 
-    /** The verified payload, or null for a bad signature, wrong issuer or expiry at `now`. */
-    async verify(token: string, opts: { issuer: string; now: Date }): Promise<JWTPayload | null> {
+    /**
+     * The verified payload, or null for a bad signature, another issuer or audience, or no or
+     * a past expiry at `now`. jose checks `exp` only when present, so it is required here: a
+     * token signed without one (by a bug or a leaked tool) must not live forever.
+     */
+    async verify(
+      token: string,
+      opts: { issuer: string; audience: string; now: Date },
+    ): Promise<JWTPayload | null> {
       try {
         const { kid } = decodeProtectedHeader(token);
         const key = await keyFor(kid);
         const { payload } = await jwtVerify(token, key, {
           issuer: opts.issuer,
+          audience: opts.audience,
+          requiredClaims: ['exp'],
           algorithms: [ALG],
           currentDate: opts.now,
         });

@@ -65,6 +65,8 @@ export async function createAuthModule(
     roles,
     keys,
     issuer: env.publicUrl,
+    // The API of this deployment; a token minted for another audience is refused here.
+    audience: `${env.publicUrl}/api`,
     maxLifetimeMs: env.sessionMaxLifetimeDays * DAY_MS,
     clock,
   });

@@ -25,12 +25,15 @@ export function createSessionsService(deps: {
   users: UsersRepository;
   roles: RolesModule;
   keys: KeyStore;
+  /** Access tokens name this service as issuer and audience (`iss`, `aud`). */
   issuer: string;
+  audience: string;
   /** A session ends this long after sign-in, however often it is refreshed. */
   maxLifetimeMs: number;
   clock: Clock;
 }) {
   const { sessions, users, roles, keys, clock, maxLifetimeMs } = deps;
+  const tokenScope = { issuer: deps.issuer, audience: deps.audience };
 
   async function userOf(userId: string): Promise<SessionUser | null> {
     const [user, userRoles] = await Promise.all([users.findById(userId), roles.rolesOf(userId)]);
@@ -55,7 +58,7 @@ export function createSessionsService(deps: {
     const [accessToken, user, next] = await Promise.all([
       keys.sign(
         { sub: session.userId, sid: session.id, aal: session.aal },
-        { issuer: deps.issuer, issuedAt, expiresAt },
+        { ...tokenScope, issuedAt, expiresAt },
       ),
       userOf(session.userId),
       nextAal(session.userId),
@@ -146,10 +149,10 @@ export function createSessionsService(deps: {
       await sessions.revokeAllForUser(userId, reason, clock.now());
     },
 
-    /** A valid signature and issuer, unexpired, and a live session of the same user. */
+    /** A valid signature, issuer and audience, unexpired, and a live session of the same user. */
     async resolvePrincipal(accessToken: string): Promise<Principal | null> {
       const now = clock.now();
-      const claims = await keys.verify(accessToken, { issuer: deps.issuer, now });
+      const claims = await keys.verify(accessToken, { ...tokenScope, now });
       if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
       if (claims.aal !== 'aal1' && claims.aal !== 'aal2') return null;
       const session = await sessions.findById(claims.sid).catch(() => null);
