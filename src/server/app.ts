@@ -59,7 +59,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Malformed or over-long URLs are refused before routing: answer them in the API's shape.
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
-  await registerPlatformPlugins(app, { mediaOrigins: mediaOrigins(deps.env) });
+  await registerPlatformPlugins(app, {
+    mediaOrigins: mediaOrigins(deps.env),
+    hsts: deps.env.publicUrl.startsWith('https:'),
+  });
 
   const ctx: ModuleContext = {
     env: deps.env,

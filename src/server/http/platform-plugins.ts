@@ -8,7 +8,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import { registerErrorHandler } from './http-errors.ts';
+import { bodyEndedEarly, registerErrorHandler } from './http-errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
 
 declare module 'fastify' {
@@ -39,13 +39,23 @@ const documentMultipartBodies: typeof jsonSchemaTransform = (input) => {
  */
 export async function registerPlatformPlugins(
   app: FastifyInstance,
-  // Where the browser is redirected for media (a store or CDN origin, STORAGE=s3).
-  { mediaOrigins = [] }: { mediaOrigins?: string[] } = {},
+  {
+    // Where the browser is redirected for media (a store or CDN origin, STORAGE=s3).
+    mediaOrigins = [],
+    // Strict-Transport-Security only when PUBLIC_URL is https: sent over plain http (a LAN
+    // install, localhost) it would pin browsers to an https that does not exist.
+    hsts = false,
+  }: { mediaOrigins?: string[]; hsts?: boolean } = {},
 ): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNulGuard(app);
+  // A client that hung up while an onRequest hook awaited (access checks read the database)
+  // left a body that will never end: a parser started now would wait for it forever.
+  app.addHook('preParsing', async (request) => {
+    if (request.raw.readableAborted) throw bodyEndedEarly();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -63,6 +73,7 @@ export async function registerPlatformPlugins(
       },
     },
     crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: hsts,
   });
   await app.register(cookie);
 

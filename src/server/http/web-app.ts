@@ -3,7 +3,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-/** Serves the built SPA; unknown /api paths stay JSON 404s, other paths get index.html. */
+/**
+ * Serves the built SPA; unknown /api paths stay JSON 404s, other paths get index.html, to GET
+ * and to HEAD (link checkers and uptime monitors ask HEAD /), which gets the same headers.
+ */
 export function registerWebApp(app: FastifyInstance, webDir: string) {
   const hasBuild = fs.existsSync(path.join(webDir, 'index.html'));
   if (hasBuild) {
@@ -26,7 +29,8 @@ export function registerWebApp(app: FastifyInstance, webDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
-    if (url.startsWith('/api') || url.startsWith('/media') || request.method !== 'GET') {
+    const page = request.method === 'GET' || request.method === 'HEAD';
+    if (url.startsWith('/api') || url.startsWith('/media') || !page) {
       return reply.status(404).send({
         error: {
           code: 'not_found',
