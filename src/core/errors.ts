@@ -5,7 +5,8 @@ export const ErrorCode = {
   invalidCredentials: 'invalid_credentials',
   sessionExpired: 'auth_session_expired',
   refreshReused: 'auth_refresh_reused',
-  mfaRequired: 'auth_mfa_required',
+  // The session is aal1 but the user has a verified factor: pass its challenge first.
+  insufficientAal: 'insufficient_aal',
   mfaInvalid: 'auth_mfa_invalid',
   forbidden: 'permission_denied',
   notFound: 'not_found',

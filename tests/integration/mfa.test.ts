@@ -333,7 +333,7 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       factor_type: 'totp',
     });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe('auth_mfa_required');
+    expect(res.json().error.code).toBe('insufficient_aal');
     const passkey = await api.call('POST', '/api/auth/factors', aal1.access_token, {
       factor_type: 'webauthn',
     });
@@ -365,23 +365,37 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       code: await api.code(spare.totp.secret),
     });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe('auth_mfa_required');
+    expect(res.json().error.code).toBe('insufficient_aal');
     nextStep(ctx);
   });
 
   it('removes an unverified factor from aal1, a verified one only from aal2', async () => {
     const api = client(ctx);
+    const newcomer = await api.signUp();
+    const abandoned = await api.enrolTotp(newcomer.token);
+    expect(
+      (await api.call('DELETE', `/api/auth/factors/${abandoned.id}`, newcomer.token)).statusCode,
+    ).toBe(204);
+
     const { user, factor, aal2Token } = await enrolled(api);
     const aal1 = await api.signIn(user);
 
     const refused = await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal1.access_token);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().error.code).toBe('auth_mfa_required');
+    expect(refused.json().error.code).toBe('insufficient_aal');
 
+    // Once a factor is verified, an aal1 session reaches only the challenge (issue 7).
     const draft = await api.enrolTotp(aal2Token, 'Draft');
-    expect(
-      (await api.call('DELETE', `/api/auth/factors/${draft.id}`, aal1.access_token)).statusCode,
-    ).toBe(204);
+    const draftFromAal1 = await api.call(
+      'DELETE',
+      `/api/auth/factors/${draft.id}`,
+      aal1.access_token,
+    );
+    expect(draftFromAal1.statusCode).toBe(403);
+    expect(draftFromAal1.json().error.code).toBe('insufficient_aal');
+    expect((await api.call('DELETE', `/api/auth/factors/${draft.id}`, aal2Token)).statusCode).toBe(
+      204,
+    );
 
     expect((await api.call('DELETE', `/api/auth/factors/${factor.id}`, aal2Token)).statusCode).toBe(
       204,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
+import { requireAal2IfEnrolled } from './require-aal2.ts';
 
 /**
  * Every route declares who may call it (config.access). 'owner' routes are signed-in at the
@@ -8,7 +9,13 @@ import type { Role } from '../../contracts/auth.contract.ts';
  */
 export type Access = 'public' | 'signed-in' | 'artist' | 'admin' | 'owner';
 
-export type Principal = { userId: string; sessionId: string; aal: 'aal1' | 'aal2' };
+/** `aal` and `hasVerifiedFactor` come from the session lookup, not from the token's claims. */
+export type Principal = {
+  userId: string;
+  sessionId: string;
+  aal: 'aal1' | 'aal2';
+  hasVerifiedFactor: boolean;
+};
 
 export type AuthHooks = {
   /** Turns an access token into a principal, or null when invalid, expired or revoked. */
@@ -16,7 +23,12 @@ export type AuthHooks = {
   rolesOf(userId: string): Promise<Role[]>;
 };
 
-export type RoutePolicy = { method: string; url: string; access: Access | undefined };
+export type RoutePolicy = {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  allowAal1: boolean;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +39,12 @@ declare module 'fastify' {
     access?: Access;
     /** A public route that still wants to know who calls when a token is sent (sign-out). */
     optionalPrincipal?: boolean;
+    /**
+     * Open to a password-only (aal1) session of a user with a verified factor: only what the
+     * MFA challenge itself needs (session, factor list, challenge, verify). Every other
+     * non-public route answers such a session 403 insufficient_aal.
+     */
+    allowAal1?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -52,9 +70,11 @@ function defaultAccess(url: string): Access | undefined {
 
 async function enforce(request: FastifyRequest) {
   // Only the not-found handler has no policy (every route is checked at onReady).
-  const access = request.routeOptions.config.access;
+  const { access, allowAal1 } = request.routeOptions.config;
   if (!access || access === 'public') return;
   if (!request.principal) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+  // Before roles: it needs no query (the session lookup brought the factor flag along).
+  if (!allowAal1) requireAal2IfEnrolled(request.principal);
   if (access === 'artist' && !(await request.roles()).includes('artist')) {
     throw new AppError(ErrorCode.forbidden, 'Artist role required');
   }
@@ -68,10 +88,11 @@ export function registerAccessPolicy(app: FastifyInstance, hooks: AuthHooks) {
   app.decorate('routePolicies', policies);
 
   app.addHook('onRoute', (route) => {
-    const config = (route.config ??= {} as never) as { access?: Access };
+    const config = (route.config ??= {} as never) as { access?: Access; allowAal1?: boolean };
     config.access ??= defaultAccess(route.url);
+    const allowAal1 = config.allowAal1 === true;
     for (const method of [route.method].flat())
-      policies.push({ method, url: route.url, access: config.access });
+      policies.push({ method, url: route.url, access: config.access, allowAal1 });
   });
 
   app.addHook('onReady', async () => {

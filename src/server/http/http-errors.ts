@@ -12,7 +12,7 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.invalidCredentials]: 400,
   [ErrorCode.sessionExpired]: 401,
   [ErrorCode.refreshReused]: 401,
-  [ErrorCode.mfaRequired]: 403,
+  [ErrorCode.insufficientAal]: 403,
   [ErrorCode.mfaInvalid]: 422,
   [ErrorCode.forbidden]: 403,
   [ErrorCode.notFound]: 404,

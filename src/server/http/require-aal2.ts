@@ -1,21 +1,16 @@
-import type { FastifyRequest } from 'fastify';
 import { needsStepUp } from '../../core/auth/aal.ts';
 import { AppError, ErrorCode } from '../../core/errors.ts';
-import { requirePrincipal } from './access-policy.ts';
+import type { Principal } from './access-policy.ts';
 
 /**
- * For money actions (withdrawal requests, admin payouts; product.md §2): a user with a
- * verified factor must have passed its challenge in this session. Throws 403
- * auth_mfa_required when the session is still aal1; users without a factor pass.
+ * A user with a verified factor reaches the API only from an aal2 session (product.md §2,
+ * issue 7): a password alone opens nothing but the challenge itself. The access policy calls
+ * this for every non-public route that does not opt out (`config.allowAal1`), so a new route
+ * is covered by default. Throws 403 insufficient_aal; users without a factor pass at aal1.
  */
-export async function requireAal2IfEnrolled(
-  request: FastifyRequest,
-  hasVerifiedFactor: (userId: string) => Promise<boolean>,
-): Promise<void> {
-  const principal = requirePrincipal(request);
-  if (principal.aal === 'aal2') return;
-  if (needsStepUp(principal.aal, await hasVerifiedFactor(principal.userId))) {
-    throw new AppError(ErrorCode.mfaRequired, 'Multi-factor verification required', {
+export function requireAal2IfEnrolled(principal: Principal): void {
+  if (needsStepUp(principal.aal, principal.hasVerifiedFactor)) {
+    throw new AppError(ErrorCode.insufficientAal, 'Multi-factor verification required', {
       next_aal: 'aal2',
     });
   }

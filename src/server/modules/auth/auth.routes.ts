@@ -102,7 +102,7 @@ export const authRoutes =
       '/sign-out',
       {
         // Public so an expired access token can still sign out; revokes what it can identify.
-        config: { access: 'public', optionalPrincipal: true },
+        config: { access: 'public', optionalPrincipal: true, allowAal1: true },
         schema: {
           tags,
           summary: 'Revoke the session and clear cookies',
@@ -149,7 +149,8 @@ export const authRoutes =
     app.get(
       '/session',
       {
-        config: { access: 'signed-in' },
+        // An aal1 session must learn that it owes a factor (next_aal) to be challenged.
+        config: { access: 'signed-in', allowAal1: true },
         schema: { tags, summary: 'The current session', response: { 200: sessionInfo } },
       },
       async (request) => sessions.info(requirePrincipal(request), accessTokenOf(request)!),

@@ -1,7 +1,7 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, exists, isNull } from 'drizzle-orm';
 import type { RefreshDecision } from '../../../core/auth/refresh-rotation.ts';
 import type { Db } from '../../db/client.ts';
-import { refreshTokens, sessions } from '../../db/schema/index.ts';
+import { mfaFactors, refreshTokens, sessions } from '../../db/schema/index.ts';
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
 
@@ -55,10 +55,23 @@ export function createSessionsRepository(db: Db) {
       });
     },
 
-    /** The session behind an access token: one primary-key lookup. */
-    async findById(id: string): Promise<SessionRow | null> {
+    /**
+     * The session behind an access token, and whether its user has a verified factor (what
+     * the aal2 rule needs on every request): one primary-key lookup with an indexed EXISTS.
+     */
+    async findForAccess(id: string): Promise<(SessionRow & { hasVerifiedFactor: boolean }) | null> {
       const [row] = await db
-        .select(sessionColumns)
+        .select({
+          ...sessionColumns,
+          hasVerifiedFactor: exists(
+            db
+              .select({ one: mfaFactors.id })
+              .from(mfaFactors)
+              .where(
+                and(eq(mfaFactors.userId, sessions.userId), eq(mfaFactors.status, 'verified')),
+              ),
+          ).mapWith(Boolean),
+        })
         .from(sessions)
         .where(eq(sessions.id, id))
         .limit(1);

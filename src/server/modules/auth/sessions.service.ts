@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { nextAal as reachableAal } from '../../../core/auth/aal.ts';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   decideRefresh,
@@ -48,7 +49,7 @@ export function createSessionsService(deps: {
   }
 
   async function nextAal(userId: string): Promise<'aal1' | 'aal2'> {
-    return (await users.hasVerifiedFactor(userId)) ? 'aal2' : 'aal1';
+    return reachableAal(await users.hasVerifiedFactor(userId));
   }
 
   /** Access token for the session's current level, plus the refresh token just stored. */
@@ -149,24 +150,36 @@ export function createSessionsService(deps: {
       await sessions.revokeAllForUser(userId, reason, clock.now());
     },
 
-    /** A valid signature, issuer and audience, unexpired, and a live session of the same user. */
+    /**
+     * A valid signature, issuer and audience, unexpired, and a live session of the same user.
+     * The level is the session row's, not the token's claim: a token outlives nothing.
+     */
     async resolvePrincipal(accessToken: string): Promise<Principal | null> {
       const now = clock.now();
       const claims = await keys.verify(accessToken, { ...tokenScope, now });
       if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
-      if (claims.aal !== 'aal1' && claims.aal !== 'aal2') return null;
-      const session = await sessions.findById(claims.sid).catch(() => null);
+      const session = await sessions.findForAccess(claims.sid).catch(() => null);
       if (!session || session.userId !== claims.sub || !sessionIsLive(session, now, maxLifetimeMs))
         return null;
-      return { userId: claims.sub, sessionId: claims.sid, aal: claims.aal };
+      return {
+        userId: session.userId,
+        sessionId: session.id,
+        aal: session.aal,
+        hasVerifiedFactor: session.hasVerifiedFactor,
+      };
     },
 
     /** GET /session: expires_at is the presented access token's own expiry. */
     async info(principal: Principal, accessToken: string): Promise<SessionInfo> {
-      const [user, next] = await Promise.all([userOf(principal.userId), nextAal(principal.userId)]);
+      const user = await userOf(principal.userId);
       if (!user) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
       const exp = decodeJwt(accessToken).exp ?? 0;
-      return { user, aal: principal.aal, next_aal: next, expires_at: exp };
+      return {
+        user,
+        aal: principal.aal,
+        next_aal: reachableAal(principal.hasVerifiedFactor),
+        expires_at: exp,
+      };
     },
   };
 }

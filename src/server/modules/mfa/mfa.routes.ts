@@ -35,12 +35,14 @@ export const mfaRoutes =
   ({ mfa, auth }: MfaRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     // Anonymous callers are refused before their input is validated (every route here is signed-in).
+    // allowAal1: what the challenge of an aal1 session needs (list, challenge, verify); adding
+    // or removing a factor takes aal2 once one is verified.
     app.addHook('preValidation', async (request) => void requirePrincipal(request));
 
     app.get(
       '/factors',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', allowAal1: true },
         schema: {
           tags,
           summary: "The caller's MFA factors",
@@ -70,7 +72,7 @@ export const mfaRoutes =
     app.post(
       '/factors/:factorId/challenge',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', allowAal1: true },
         schema: {
           tags,
           summary: 'Open a challenge for a factor',
@@ -87,7 +89,7 @@ export const mfaRoutes =
     app.post(
       '/factors/:factorId/verify',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', allowAal1: true },
         schema: {
           tags,
           summary: 'Answer a challenge; the session rises to aal2',

@@ -70,7 +70,7 @@ const MAX_FACTORS = 20;
 const invalid = (message = 'Invalid verification code') =>
   new AppError(ErrorCode.mfaInvalid, message);
 const notFound = () => new AppError(ErrorCode.notFound, 'Factor not found');
-const stepUp = (message: string) => new AppError(ErrorCode.mfaRequired, message);
+const stepUp = (message: string) => new AppError(ErrorCode.insufficientAal, message);
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 function toFactor(row: FactorRow): Factor {

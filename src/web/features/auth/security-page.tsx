@@ -31,7 +31,7 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 type TotpEnrolment = EnrolledFactor & { totp: NonNullable<EnrolledFactor['totp']> };
 
 function failure(title: string, e: unknown, fallback: string) {
-  const stepUp = isApiError(e) && e.code === 'auth_mfa_required';
+  const stepUp = isApiError(e) && e.code === 'insufficient_aal';
   toast.error(title, {
     description: stepUp
       ? 'Verify with one of your security methods first (above).'
