@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3rver } from '../helpers/s3rver.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../src/core/errors.ts';
@@ -12,8 +14,17 @@ import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { createS3Storage } from '../../src/server/storage/s3-storage.ts';
 import { newKey, type Storage } from '../../src/server/storage/storage.ts';
 
-/** One adapter under test: the storage and a raw listing of everything it left behind. */
-type Fixture = { storage: Storage; leftovers(): Promise<string[]>; stop(): Promise<void> };
+/**
+ * One adapter under test: the storage, a raw listing of everything it left behind, and a
+ * way to put a raw object (`<bucket>/<name>`) there behind the adapter's back, as a crashed
+ * put or a stranger would.
+ */
+type Fixture = {
+  storage: Storage;
+  leftovers(): Promise<string[]>;
+  plant(object: string, mtime?: Date): Promise<void>;
+  stop(): Promise<void>;
+};
 
 async function localFixture(): Promise<Fixture> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-storage-'));
@@ -24,6 +35,12 @@ async function localFixture(): Promise<Fixture> {
         .readdirSync(root, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())
         .map((e) => e.name);
+    },
+    async plant(object, mtime) {
+      const file = path.join(root, object);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'planted');
+      if (mtime) fs.utimesSync(file, mtime, mtime);
     },
     async stop() {
       fs.rmSync(root, { recursive: true, force: true });
@@ -47,6 +64,9 @@ async function s3Fixture(): Promise<Fixture> {
     async leftovers() {
       const listed = await raw.send(new ListObjectsV2Command({ Bucket: 'canto' }));
       return (listed.Contents ?? []).map((o) => o.Key ?? '');
+    },
+    async plant(object) {
+      await raw.send(new PutObjectCommand({ Bucket: 'canto', Key: object, Body: 'planted' }));
     },
     async stop() {
       await storage.close();
@@ -327,6 +347,178 @@ describe.each([
     expect(results.map((r) => r.size)).toEqual(items.map((i) => i.data.length));
     for (const { key, data } of items)
       expect(sha(await buffer(await storage.read('music', key)))).toBe(sha(data));
+  });
+});
+
+describe.each([
+  ['local', localFixture],
+  ['s3 (s3rver)', s3Fixture],
+] as const)('storage listing: %s', (_name, make) => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await make();
+  });
+  afterAll(async () => {
+    await fx?.stop();
+  });
+
+  const listAll = async (bucket: 'music' | 'podcasts' | 'avatars') => {
+    const keys: string[] = [];
+    for await (const key of fx.storage.list(bucket)) keys.push(key);
+    return keys.sort();
+  };
+
+  it('lists an empty or never used bucket as nothing', async () => {
+    expect(await listAll('avatars')).toEqual([]);
+  });
+
+  it("lists exactly one bucket's keys, and nothing that is not a key", async () => {
+    const put = async (bucket: 'music' | 'podcasts', key: string) =>
+      fx.storage.put(bucket, key, chunked(bytes(100)), {
+        contentType: 'audio/mpeg',
+        maxBytes: 1e6,
+      });
+    const mine = [newKey('mp3'), newKey('mp3'), newKey('mp3')];
+    for (const key of mine) await put('podcasts', key);
+    const elsewhere = newKey('mp3');
+    await put('music', elsewhere);
+    // A put's unfinished file and a stranger's objects in the same place.
+    await fx.plant(`podcasts/.${crypto.randomUUID()}.part`);
+    await fx.plant('podcasts/notes.txt');
+    await fx.plant(`podcasts/${crypto.randomUUID()}.exe`);
+    await fx.plant(`${crypto.randomUUID()}.mp3`);
+    expect(await listAll('podcasts')).toEqual([...mine].sort());
+    expect(await listAll('music')).toEqual([elsewhere]);
+
+    await fx.storage.delete('podcasts', mine[0]!);
+    expect(await listAll('podcasts')).toEqual(mine.slice(1).sort());
+  });
+
+  it('refuses an unknown bucket before touching anything', async () => {
+    const list = async () => {
+      for await (const _ of fx.storage.list('../music' as 'music')) void _;
+    };
+    await expect(list()).rejects.toMatchObject({ code: ErrorCode.validation });
+  });
+
+  it('sweeps unfinished puts older than the cutoff and keeps younger ones', async () => {
+    const now = Date.now();
+    if (fx.storage.kind === 's3') {
+      // s3rver cannot list multipart uploads (NotImplemented): nothing to sweep, no failure.
+      // The S3 adapter's sweep is proven against a store that can, below.
+      expect(await fx.storage.sweepUnfinished(new Date(now))).toBe(0);
+      return;
+    }
+    const stale = `music/.${crypto.randomUUID()}.part`;
+    const young = `music/.${crypto.randomUUID()}.part`;
+    const key = newKey('mp3');
+    await fx.storage.put('music', key, chunked(bytes(10)), {
+      contentType: 'audio/mpeg',
+      maxBytes: 100,
+    });
+    await fx.plant(stale, new Date(now - 2 * 3_600_000));
+    await fx.plant(young, new Date(now - 60_000));
+    await fx.plant('music/.notes.part', new Date(now - 2 * 3_600_000));
+    const before = await fx.leftovers();
+
+    expect(await fx.storage.sweepUnfinished(new Date(now - 3_600_000))).toBe(1);
+    const after = await fx.leftovers();
+    expect(after).not.toContain(path.basename(stale));
+    expect(after).toContain(path.basename(young));
+    expect(after).toContain('.notes.part');
+    expect(after).toContain(key);
+    expect(after).toHaveLength(before.length - 1);
+  });
+});
+
+describe('S3 adapter: unfinished multipart uploads', () => {
+  // s3rver cannot list uploads; a local stand-in for the two S3 operations the sweep uses.
+  type Upload = { Key: string; UploadId: string; Initiated: Date };
+  let server: http.Server;
+  let uploads: Upload[];
+  const aborted: string[] = [];
+  const listRequests: URL[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://s3.test');
+      if (
+        req.method === 'GET' &&
+        url.pathname.replace(/\/$/, '') === '/canto' &&
+        url.searchParams.has('uploads')
+      ) {
+        listRequests.push(url);
+        // Two pages of at most three, so the sweep has to follow the markers.
+        const after = url.searchParams.get('key-marker');
+        const from = after ? uploads.findIndex((u) => u.Key === after) + 1 : 0;
+        const page = uploads.slice(from, from + 3);
+        const truncated = from + 3 < uploads.length;
+        const last = page[page.length - 1];
+        res.setHeader('content-type', 'application/xml');
+        res.end(
+          `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+            `<Bucket>canto</Bucket><MaxUploads>3</MaxUploads><IsTruncated>${truncated}</IsTruncated>` +
+            (truncated && last
+              ? `<NextKeyMarker>${last.Key}</NextKeyMarker><NextUploadIdMarker>${last.UploadId}</NextUploadIdMarker>`
+              : '') +
+            page
+              .map(
+                (u) =>
+                  `<Upload><Key>${u.Key}</Key><UploadId>${u.UploadId}</UploadId><Initiated>${u.Initiated.toISOString()}</Initiated></Upload>`,
+              )
+              .join('') +
+            `</ListMultipartUploadsResult>`,
+        );
+        return;
+      }
+      if (req.method === 'DELETE' && url.searchParams.has('uploadId')) {
+        aborted.push(`${decodeURIComponent(url.pathname)}?${url.searchParams.get('uploadId')}`);
+        res.statusCode = 204;
+        res.end();
+        return;
+      }
+      res.statusCode = 501;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("aborts Canto's uploads begun before the cutoff, on every page, and nothing else", async () => {
+    const now = Date.now();
+    const old = new Date(now - 2 * 3_600_000);
+    const recent = new Date(now - 60_000);
+    const k = () => newKey('mp3');
+    uploads = [
+      { Key: `music/${k()}`, UploadId: 'old-1', Initiated: old },
+      { Key: `music/${k()}`, UploadId: 'young-1', Initiated: recent },
+      { Key: `backups/${k()}`, UploadId: 'stranger-1', Initiated: old },
+      { Key: `podcasts/${k()}`, UploadId: 'old-2', Initiated: old },
+      { Key: 'music/not-a-key.mp3', UploadId: 'stranger-2', Initiated: old },
+      { Key: `cover-art/${newKey('webp')}`, UploadId: 'old-3', Initiated: old },
+    ];
+    const { port } = server.address() as AddressInfo;
+    const storage = createS3Storage({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      bucket: 'canto',
+      accessKeyId: 'test',
+      secretAccessKey: 'test',
+    });
+    try {
+      expect(await storage.sweepUnfinished(new Date(now - 3_600_000))).toBe(3);
+    } finally {
+      await storage.close();
+    }
+    expect(listRequests).toHaveLength(2);
+    expect(aborted.sort()).toEqual(
+      uploads
+        .filter((u) => u.UploadId.startsWith('old'))
+        .map((u) => `/canto/${u.Key}?${u.UploadId}`)
+        .sort(),
+    );
   });
 });
 

@@ -5,12 +5,16 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import type { CrashPoint } from './crash-point.ts';
 import {
+  assertBucket,
   assertLocation,
   assertPutOptions,
   assertRange,
+  BUCKETS,
   ByteLimit,
   contentTypeOfKey,
+  isValidKey,
   notFound,
   unsatisfiable,
   type Bucket,
@@ -34,7 +38,10 @@ import {
  * by another process can still be read for at most the cache's TTL.
  */
 
-export function createLocalStorage(root: string): Storage {
+// The temporary name a put writes under; a crash leaves it behind (sweepUnfinished).
+const PART_FILE = /^\.[0-9a-f-]{36}\.part$/;
+
+export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } = {}): Storage {
   const ready = new Map<Bucket, Promise<unknown>>();
   const dirOf = (bucket: Bucket) => path.join(root, bucket);
   const ensureDir = (bucket: Bucket) => {
@@ -106,6 +113,7 @@ export function createLocalStorage(root: string): Storage {
       files.delete(file);
       try {
         await pipeline(source, limit, fs.createWriteStream(temp, { flags: 'wx' }));
+        hooks.crash?.('storage:part-written');
         await fsp.rename(temp, file);
       } catch (error) {
         await fsp.rm(temp, { force: true });
@@ -138,6 +146,29 @@ export function createLocalStorage(root: string): Storage {
 
     async exists(bucket, key) {
       return (await stat(bucket, key)) !== null;
+    },
+
+    async *list(bucket) {
+      assertBucket(bucket);
+      for await (const entry of entries(dirOf(bucket))) {
+        if (entry.isFile() && isValidKey(entry.name)) yield entry.name;
+      }
+    },
+
+    async sweepUnfinished(olderThan) {
+      let removed = 0;
+      for (const bucket of BUCKETS) {
+        for await (const entry of entries(dirOf(bucket))) {
+          if (!entry.isFile() || !PART_FILE.test(entry.name)) continue;
+          const file = path.join(dirOf(bucket), entry.name);
+          const s = await fsp.stat(file).catch(() => null);
+          // mtime moves with every write, so a put still streaming stays young.
+          if (!s || s.mtime >= olderThan) continue;
+          await fsp.rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
     },
 
     async close() {
@@ -292,6 +323,18 @@ function describe(key: string, s: fs.Stats): StoredObject {
     etag: `"${mtime.toString(16)}-${s.size.toString(16)}"`,
     lastModified: new Date(mtime * 1000),
   };
+}
+
+/** A directory's entries, read a batch at a time (never all names at once); none if it is missing. */
+async function* entries(dir: string): AsyncGenerator<fs.Dirent> {
+  let handle;
+  try {
+    handle = await fsp.opendir(dir, { bufferSize: 256 });
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  yield* handle;
 }
 
 function isMissing(error: unknown) {

@@ -1,18 +1,24 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import {
+  assertBucket,
   assertLocation,
   assertPutOptions,
+  BUCKETS,
   assertRange,
   ByteLimit,
   contentTypeOfKey,
+  isValidKey,
   notFound,
   tooLarge,
   unsatisfiable,
@@ -159,10 +165,72 @@ export function createS3Storage(settings: S3Settings): Storage {
       return (await stat(bucket, key)) !== null;
     },
 
+    async *list(bucket) {
+      assertBucket(bucket);
+      const Prefix = `${bucket}/`;
+      let ContinuationToken: string | undefined;
+      do {
+        // Up to 1,000 keys a page: the listing never holds the whole bucket.
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          const key = object.Key?.slice(Prefix.length) ?? '';
+          if (isValidKey(key)) yield key;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
+    async sweepUnfinished(olderThan) {
+      // A put killed mid-way leaves nothing for a single PutObject (the store drops an
+      // incomplete request), but a multipart upload's parts stay, invisible and billed,
+      // until someone aborts it.
+      let removed = 0;
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      do {
+        let page;
+        try {
+          page = await client.send(
+            new ListMultipartUploadsCommand({ Bucket, KeyMarker, UploadIdMarker }),
+          );
+        } catch (error) {
+          // Some S3-compatible stores (s3rver among them) cannot list uploads: only their
+          // own expiry or lifecycle rules can clean those up.
+          if (error instanceof S3ServiceException && error.name === 'NotImplemented') return 0;
+          throw error;
+        }
+        for (const upload of page.Uploads ?? []) {
+          if (!upload.Key || !upload.UploadId || !ownKey(upload.Key)) continue;
+          // Initiated is when the put began: one still running for longer is a dead one.
+          if (!upload.Initiated || upload.Initiated >= olderThan) continue;
+          await client.send(
+            new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }),
+          );
+          removed++;
+        }
+        const more = page.IsTruncated === true;
+        KeyMarker = more ? page.NextKeyMarker : undefined;
+        UploadIdMarker = more ? page.NextUploadIdMarker : undefined;
+      } while (KeyMarker);
+      return removed;
+    },
+
     async close() {
       client.destroy();
     },
   };
+}
+
+/** `<bucket>/<key>` as this adapter names objects: the S3 bucket may hold others' objects too. */
+function ownKey(objectKey: string): boolean {
+  const slash = objectKey.indexOf('/');
+  return (
+    slash > 0 &&
+    (BUCKETS as readonly string[]).includes(objectKey.slice(0, slash)) &&
+    isValidKey(objectKey.slice(slash + 1))
+  );
 }
 
 /**

@@ -76,6 +76,18 @@ export interface Storage {
   /** Idempotent: deleting a missing object is not an error. */
   delete(bucket: Bucket, key: string): Promise<void>;
   exists(bucket: Bucket, key: string): Promise<boolean>;
+  /**
+   * The key of every object in `bucket`, in no particular order, a page at a time (the
+   * media reconciler compares them with the rows). Only names a key could be: a put's
+   * unfinished temporary file or anything else not made by Canto is never listed.
+   */
+  list(bucket: Bucket): AsyncIterable<string>;
+  /**
+   * Removes what puts that never finished left behind (a crashed process's local `.part`
+   * files, an S3 store's incomplete multipart uploads) if last written before `olderThan`:
+   * a younger one may belong to a put still running. Returns how many it removed.
+   */
+  sweepUnfinished(olderThan: Date): Promise<number>;
   /** Releases sockets and the like; the local adapter has nothing to release. */
   close(): Promise<void>;
 }
@@ -114,8 +126,12 @@ export function newKey(ext: string): string {
  * key like `../../etc/passwd` can never reach the file system even if a caller forgot to.
  */
 export function assertLocation(bucket: string, key: string): asserts bucket is Bucket {
-  if (!isBucket(bucket)) throw new AppError(ErrorCode.validation, 'Unknown storage bucket');
+  assertBucket(bucket);
   if (!isValidKey(key)) throw new AppError(ErrorCode.validation, 'Invalid storage key');
+}
+
+export function assertBucket(bucket: string): asserts bucket is Bucket {
+  if (!isBucket(bucket)) throw new AppError(ErrorCode.validation, 'Unknown storage bucket');
 }
 
 export function assertPutOptions(key: string, options: PutOptions) {
