@@ -18,7 +18,13 @@ import { accessTokenOf, REFRESH_COOKIE, requirePrincipal } from '../../http/acce
 import type { AccountsService } from './accounts.service.ts';
 import type { SessionCookies } from './session-cookies.ts';
 import type { KeyStore } from '../../security/keys.ts';
-import { clientAddress, emailKey, rateRules, type RateLimiter } from '../../security/rate-limit.ts';
+import {
+  clientAddress,
+  emailKey,
+  rateRules,
+  tokenKey,
+  type RateLimiter,
+} from '../../security/rate-limit.ts';
 import type { RecoveryService } from './recovery.service.ts';
 import type { SessionsService } from './sessions.service.ts';
 
@@ -203,7 +209,12 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
-        await recovery.resetPassword(request.body.token, request.body.password);
+        const { token, password } = request.body;
+        await limiter.hit(
+          { rule: rateRules.resetPasswordPerIp, subject: clientAddress(request) },
+          { rule: rateRules.resetPasswordPerToken, subject: tokenKey(token) },
+        );
+        await recovery.resetPassword(token, password);
         cookies.clear(reply);
         return reply.status(204).send();
       },
@@ -220,6 +231,8 @@ export const authRoutes =
         },
       },
       async (request, reply) => {
+        // Per address only: verifying does no costly work, and a token is single-use.
+        await limiter.hit({ rule: rateRules.verifyEmailPerIp, subject: clientAddress(request) });
         await recovery.verifyEmail(request.body.token);
         return reply.status(204).send();
       },
