@@ -38,6 +38,15 @@ export function setSignedOutHandler(handler: (() => void) | null): void {
   onSignedOut = handler;
 }
 
+let onStepUpRequired: (() => void) | null = null;
+/**
+ * Called on 403 insufficient_aal: the session is password-only but the account has a verified
+ * factor (one added elsewhere since this tab loaded), so the app must show the challenge.
+ */
+export function setStepUpHandler(handler: (() => void) | null): void {
+  onStepUpRequired = handler;
+}
+
 let refreshing: Promise<boolean> | null = null;
 
 const REFRESH_LOCK = 'canto:auth-refresh';
@@ -150,7 +159,11 @@ export async function request<T>(
       onSignedOut?.();
     }
   }
-  if (!res.ok) throw await toError(res);
+  if (!res.ok) {
+    const error = await toError(res);
+    if (error.code === 'insufficient_aal') onStepUpRequired?.();
+    throw error;
+  }
   return parse<T>(res);
 }
 

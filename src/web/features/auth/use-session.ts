@@ -7,7 +7,13 @@ import type {
   SignInBody,
   SignUpBody,
 } from '@/contracts/auth.contract.ts';
-import { api, isApiError, refreshSession, setSignedOutHandler } from '@/web/lib/api-client.ts';
+import {
+  api,
+  isApiError,
+  refreshSession,
+  setSignedOutHandler,
+  setStepUpHandler,
+} from '@/web/lib/api-client.ts';
 
 export const sessionKey = ['auth', 'session'] as const;
 
@@ -86,7 +92,12 @@ export function useSessionKeeper(): void {
 
   useEffect(() => {
     setSignedOutHandler(() => markSignedOut(qc));
-    return () => setSignedOutHandler(null);
+    // The server wants aal2: the fresh session says next_aal aal2, and the guards challenge.
+    setStepUpHandler(() => void qc.invalidateQueries({ queryKey: sessionKey }));
+    return () => {
+      setSignedOutHandler(null);
+      setStepUpHandler(null);
+    };
   }, [qc]);
 
   useEffect(() => {
