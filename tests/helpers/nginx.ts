@@ -9,6 +9,8 @@ import path from 'node:path';
  * process on loopback and stopped by its pid.
  */
 export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+// USER_HZ: the unit of /proc/<pid>/stat's CPU times (100 on Linux builds in practice).
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
 export function nginxAvailable(): boolean {
   return spawnSync(NGINX_BIN, ['-v'], { stdio: 'ignore' }).status === 0;
@@ -21,6 +23,8 @@ export type SiteVars = {
   CANTO_UPSTREAM: string;
   CANTO_WEB_DIR: string;
   CANTO_MEDIA_DIR: string;
+  /** nginx's cache of Canto's media checks (a directory nginx may create and write). */
+  CANTO_CACHE_DIR: string;
 };
 
 export const SITE_CONFIG = path.resolve('docs/deploy/nginx/canto.conf');
@@ -42,7 +46,13 @@ export function renderSiteConfig(vars: SiteVars): string {
   );
 }
 
-export type RunningNginx = { dir: string; stop(): Promise<void>; errorLog(): string };
+export type RunningNginx = {
+  dir: string;
+  stop(): Promise<void>;
+  errorLog(): string;
+  /** CPU seconds the worker processes have used so far (Linux /proc), for benches. */
+  workerCpuSeconds(): number;
+};
 
 /**
  * Starts nginx with `http` (the body of the http block) under a main config of its own.
@@ -53,6 +63,8 @@ export async function startNginx(options: {
   http: string;
   ports: number[];
   workers?: number | 'auto';
+  /** Main-context directives before `events`, e.g. `load_module` for a module nginx needs. */
+  main?: string;
 }): Promise<RunningNginx> {
   const { dir } = options;
   fs.mkdirSync(path.join(dir, 'temp'), { recursive: true });
@@ -62,6 +74,7 @@ daemon off;
 worker_processes ${options.workers ?? 1};
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'error.log')} warn;
+${options.main ?? ''}
 events { worker_connections 1024; }
 http {
   include /etc/nginx/mime.types;
@@ -115,7 +128,22 @@ ${options.http}
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return { dir, stop, errorLog };
+  const workerCpuSeconds = () => {
+    const master = child.pid!;
+    const workers = fs
+      .readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    let ticks = 0;
+    for (const pid of workers) {
+      // Fields after the command name: utime and stime are the 12th and 13th (proc(5)).
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / CLOCK_TICKS;
+  };
+  return { dir, stop, errorLog, workerCpuSeconds };
 }
 
 function accepts(port: number): Promise<boolean> {

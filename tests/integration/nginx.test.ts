@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/server/app.ts';
 import { createMediaUrlSigner } from '../../src/server/security/media-url-signer.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
-import { newKey } from '../../src/server/storage/storage.ts';
+import { MEDIA_TYPES, newKey, type Storage } from '../../src/server/storage/storage.ts';
 import {
   freePort,
   nginxAvailable,
@@ -57,6 +57,9 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
   const indexHtml = '<!doctype html><title>Canto</title><div id="root"></div>';
   let signed: string;
   let secretKey: string;
+  let storage: Storage;
+  // Canto's answers to nginx's media checks so far.
+  let checks = 0;
 
   beforeAll(async () => {
     // nginx's workers run as nobody when the tests run as root: everything they serve must
@@ -70,7 +73,7 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js'), 'console.log("canto")');
     fs.writeFileSync(path.join(webDir, 'placeholder.svg'), '<svg/>');
 
-    const storage = createLocalStorage(mediaDir);
+    storage = createLocalStorage(mediaDir);
     await storage.put('music', wav, Readable.from([audio]), {
       contentType: 'audio/wav',
       maxBytes: 1e6,
@@ -83,6 +86,9 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     db = await createTestDatabase('pglite');
     const env = testEnv({ MEDIA_OFFLOAD: 'x-accel', TRUST_PROXY: '127.0.0.1' }, db.dataDir);
     app = await buildApp({ env, database: db.database, clock, logger: false, storage, webDir });
+    app.addHook('onRequest', async (request) => {
+      if (request.headers['x-canto-media-check'] !== undefined) checks++;
+    });
     // A WebSocket under /api/, as live events will have, to prove the upgrade passes.
     await app.register(websocket);
     app.get('/api/ws-echo', { websocket: true, config: { access: 'public' } }, (socket) => {
@@ -101,6 +107,7 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
         CANTO_UPSTREAM: `127.0.0.1:${cantoPort}`,
         CANTO_WEB_DIR: webDir,
         CANTO_MEDIA_DIR: mediaDir,
+        CANTO_CACHE_DIR: path.join(root, 'nginx-cache'),
       }),
     });
     base = `http://127.0.0.1:${port}`;
@@ -117,7 +124,9 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
 
   const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
     new Promise<Res>((resolve, reject) => {
-      const req = http.request(`${base}${url}`, { method, headers }, (res) => {
+      // The path as given, not normalized by URL parsing (dot segments reach nginx).
+      const { hostname, port } = new URL(base);
+      const req = http.request({ hostname, port, path: url, method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -143,7 +152,48 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     const direct = await app.inject({ method: 'HEAD', url: signed });
     expect(res.headers.etag).toBe(direct.headers.etag);
     expect(res.headers['last-modified']).toBe(direct.headers['last-modified']);
-    expect(res.headers['cache-control']).toBe(direct.headers['cache-control']);
+    // Canto's check answer may be reused for a minute, so the max-age it gives nginx is the
+    // URL's remaining life less that minute: no cache keeps the response past the expiry.
+    const maxAge = Number(/max-age=(\d+)/.exec(String(direct.headers['cache-control']))![1]);
+    expect(res.headers['cache-control']).toBe(`public, max-age=${maxAge - 60}, immutable`);
+
+    const head = await get(signed, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(audio.length));
+    expect(head.body.length).toBe(0);
+  });
+
+  it('asks Canto once per URL, not once per Range request', async () => {
+    const key = newKey('wav');
+    await storage.put('music', key, Readable.from([audio]), {
+      contentType: 'audio/wav',
+      maxBytes: 1e6,
+    });
+    const url = createMediaUrlSigner({ secretKey, clock }).sign(`/media/music/${key}`);
+    const before = checks;
+    for (let i = 0; i < 20; i++) {
+      const res = await get(url, { range: `bytes=${i * 1000}-${i * 1000 + 999}` });
+      expect(res.status).toBe(206);
+      expect(res.body.equals(audio.subarray(i * 1000, i * 1000 + 1000))).toBe(true);
+    }
+    expect((await get(url)).status).toBe(200);
+    expect(checks - before).toBe(1);
+  });
+
+  it('stops sending a URL’s file when the URL expires, though Canto’s answer was cached', async () => {
+    // nginx caches in real time: bring Canto's clock to it, then sign a URL that expires in
+    // 2 to 4 s (a 2-second window instead of 6 hours).
+    clock.advance(Date.now() - clock.now().getTime());
+    const short = createMediaUrlSigner({ secretKey, clock, windowSeconds: 2 }).sign(
+      `/media/music/${wav}`,
+    );
+    const e = Number(new URL(short, base).searchParams.get('e'));
+    expect((await get(short, { range: 'bytes=0-9' })).status).toBe(206);
+    await new Promise((r) => setTimeout(r, e * 1000 - Date.now() + 200));
+    clock.advance(Date.now() - clock.now().getTime());
+    const res = await get(short, { range: 'bytes=0-9' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body.toString()).error.details.reason).toBe('expired');
   });
 
   it('answers Range, If-None-Match and an unsatisfiable range like Canto does', async () => {
@@ -190,15 +240,69 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     expect(JSON.parse(res.body.toString()).error.details.reason).toBe('expired');
   });
 
-  it('never serves the internal location to a client', async () => {
+  it('never serves the internal locations to a client', async () => {
     for (const url of [
       `/_canto_media/music/${wav}`,
       `/_canto_media/`,
       `/_canto_media/podcasts/../music/${wav}`,
+      `/_canto_media_check`,
+      `/_canto_media_check?${new URL(signed, base).search}`,
     ]) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
       expect(res.body.includes(audio.subarray(0, 64))).toBe(false);
+    }
+  });
+
+  it('sends only files Canto names: odd paths get 4xx from Canto, never another file', async () => {
+    const sig = new URL(signed, base).search;
+    const cases: Array<[string, number[]]> = [
+      // A location no key could have: Canto's 404 (its check refuses, then it answers).
+      [`/media/music/${wav}/more${sig}`, [404]],
+      [`/media/music/not-a-key.wav${sig}`, [404]],
+      [`/media/nope/${wav}${sig}`, [404]],
+      // Dot segments: nginx and Canto both go by the path as sent, which is no public
+      // cover's and carries no signature.
+      [`/media/cover-art/../music/${wav}`, [403, 404]],
+      [`/media/cover-art/%2e%2e/music/${wav}`, [403, 404]],
+    ];
+    for (const [url, statuses] of cases) {
+      const res = await get(url);
+      expect(statuses, url).toContain(res.status);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.body.includes(audio.subarray(0, 64)), url).toBe(false);
+    }
+    // Walking out of the media root never reaches a file outside it.
+    for (const url of [
+      '/media/cover-art/..%2f..%2f..%2f..%2fetc%2fpasswd',
+      '/media/../../etc/passwd',
+      '/media/cover-art/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    ]) {
+      const res = await get(url);
+      expect(res.status, url).toBeLessThan(500);
+      expect(res.body.toString(), url).not.toMatch(/root:/);
+    }
+  });
+
+  it('lets Canto answer a signed URL whose file is missing, whatever headers the client sends', async () => {
+    const gone = createMediaUrlSigner({ secretKey, clock }).sign(`/media/music/${newKey('wav')}`);
+    for (const headers of [{}, { 'x-canto-media-check': '1' }] as Record<string, string>[]) {
+      const res = await get(gone, headers);
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body.toString()).error.code).toBe('not_found');
+    }
+  });
+
+  it('sends every media type as Canto does', async () => {
+    for (const [ext, type] of Object.entries(MEDIA_TYPES)) {
+      const key = newKey(ext);
+      await storage.put('cover-art', key, Readable.from([Buffer.from('x')]), {
+        contentType: type,
+        maxBytes: 10,
+      });
+      const res = await get(`/media/cover-art/${key}`);
+      expect(res.status, ext).toBe(200);
+      expect(res.headers['content-type'], ext).toBe(type);
     }
   });
 

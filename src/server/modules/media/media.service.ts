@@ -19,6 +19,13 @@ export type MediaOffload = 'none' | 'x-accel' | 'redirect';
 /** nginx's `internal` location that maps onto DATA_DIR/media (docs/deploy/nginx/canto.conf). */
 export const X_ACCEL_PREFIX = '/_canto_media/';
 
+/**
+ * The longest nginx may keep the answer to a media check (docs/deploy/nginx/canto.conf):
+ * long enough that a player's Range requests skip the trip to Canto, short enough that a
+ * changed SECRET_KEY or a deleted file is noticed soon. Never past the URL's own expiry.
+ */
+export const CHECK_CACHE_MAX_S = 60;
+
 // Presigned store URLs: the signing time is rounded down to PRESIGN_STEP so one object has
 // one URL per step (cacheable), and each URL is valid for PRESIGN_TTL from that time, i.e.
 // at least PRESIGN_TTL − PRESIGN_STEP after it is handed out.
@@ -37,6 +44,12 @@ export type MediaAccess = {
 
 export type Redirect = { location: string; cacheControl: string };
 
+/**
+ * What nginx needs to send a checked file itself: the file under the media root, the
+ * Cache-Control to send with it, and how long nginx may reuse this answer.
+ */
+export type MediaCheck = { file: string; cacheControl: string; cacheSeconds: number };
+
 export type MediaService = ReturnType<typeof createMediaService>;
 
 export function createMediaService(deps: {
@@ -54,6 +67,15 @@ export function createMediaService(deps: {
     verified.set(memo, expires);
     if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
   };
+
+  /**
+   * Cache-Control for a verified response: immutable (a key's bytes never change), but a
+   * signed URL may be kept only until it expires, so no shared cache serves it later.
+   */
+  function cacheControl(access: MediaAccess): string {
+    if (access.expires === undefined) return 'public, max-age=31536000, immutable';
+    return `public, max-age=${Math.max(0, access.expires - nowSeconds())}, immutable`;
+  }
 
   function publicUrl(stored: string): string;
   function publicUrl(stored: string | null): string | null;
@@ -101,13 +123,28 @@ export function createMediaService(deps: {
       return { bucket, expires: check.expires };
     },
 
+    cacheControl,
+
     /**
-     * Cache-Control for a verified response: immutable (a key's bytes never change), but a
-     * signed URL may be kept only until it expires, so no shared cache serves it later.
+     * nginx's check before it sends a file itself (MEDIA_OFFLOAD=x-accel, auth_request): the
+     * answer for an authorized request, cached by nginx for `cacheSeconds`. The max-age it
+     * carries is what is left of the URL's life once that cache time has passed, so a
+     * response built from a reused answer never lets a cache keep it past the URL's expiry.
      */
-    cacheControl(access: MediaAccess): string {
-      if (access.expires === undefined) return 'public, max-age=31536000, immutable';
-      return `public, max-age=${Math.max(0, access.expires - nowSeconds())}, immutable`;
+    check(bucket: Bucket, key: string, access: MediaAccess): MediaCheck {
+      const file = `/${bucket}/${key}`;
+      if (access.expires === undefined) {
+        return { file, cacheControl: cacheControl(access), cacheSeconds: CHECK_CACHE_MAX_S };
+      }
+      const left = Math.max(0, access.expires - nowSeconds());
+      // nginx keeps an entry through the second its lifetime ends in; Canto refuses from the
+      // expiry's second on: one second less keeps the two apart.
+      const cacheSeconds = Math.max(0, Math.min(CHECK_CACHE_MAX_S, left - 1));
+      return {
+        file,
+        cacheControl: `public, max-age=${left - cacheSeconds}, immutable`,
+        cacheSeconds,
+      };
     },
 
     /** The internal URI nginx serves the file from (MEDIA_OFFLOAD=x-accel). */
