@@ -12,7 +12,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
-import { createMediaModule, mediaOrigins } from './modules/media/media.module.ts';
+import { createMediaModule, mediaOrigins, type MediaModule } from './modules/media/media.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
@@ -38,6 +38,8 @@ export type App = FastifyInstance;
 declare module 'fastify' {
   interface FastifyInstance {
     accounts: AuthModule['accounts'];
+    /** Storage ↔ rows reconciliation after crashes; main.ts starts it, close stops it. */
+    mediaReconciler: MediaModule['reconciler'];
   }
 }
 
@@ -79,6 +81,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('accounts', auth.accounts);
 
   const media = createMediaModule(ctx);
+  app.decorate('mediaReconciler', media.reconciler);
+  // Before the database closes (main.ts closes it after the app): a pass must not outlive it.
+  app.addHook('onClose', () => media.reconciler.stop());
   const modules: FeatureModule[] = [
     createSystemModule(),
     auth,

@@ -70,6 +70,10 @@ const schema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     MEDIA_OFFLOAD: z.enum(['none', 'x-accel', 'redirect']).optional(),
     CDN_URL: url(['http:', 'https:']).optional(),
+    MEDIA_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
+    MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
+    // Fault injection for tests/integration/upload-crash.test.ts (storage/crash-point.ts).
+    CANTO_TEST_CRASH_AT: z.string().max(100).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().min(3).max(200).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
@@ -158,6 +162,14 @@ export type Env = {
   mediaOffload: 'none' | 'x-accel' | 'redirect';
   /** With redirect: a CDN base URL that replaces presigned store URLs (same signature scheme). */
   cdnUrl: string | undefined;
+  /**
+   * The media reconciler (modules/media/media-reconciler.ts): files no row references and
+   * leftovers of crashed uploads go once older than `ageSeconds` (younger ones may belong to
+   * an upload in flight); it runs at start and every `intervalSeconds` (0: only at start).
+   */
+  mediaSweep: { ageSeconds: number; intervalSeconds: number };
+  /** CANTO_TEST_CRASH_AT: the step at which the process kills itself (crash tests only). */
+  testCrashAt: string | undefined;
   smtpUrl: string | undefined;
   /** The From of every mail; a default when unset. */
   mailFrom: string | undefined;
@@ -223,6 +235,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     },
     mediaOffload: v.MEDIA_OFFLOAD ?? (v.STORAGE === 's3' ? 'redirect' : 'none'),
     cdnUrl: v.CDN_URL?.replace(/\/$/, ''),
+    mediaSweep: {
+      ageSeconds: v.MEDIA_SWEEP_AGE_SECONDS,
+      intervalSeconds: v.MEDIA_SWEEP_INTERVAL_SECONDS,
+    },
+    testCrashAt: v.CANTO_TEST_CRASH_AT,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     payments: v.PAYMENTS,

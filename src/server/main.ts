@@ -40,6 +40,8 @@ async function main() {
     );
   }
   await bootstrap({ env, database, log: app.log, accounts: app.accounts });
+  // After the demo seed, whose files precede their rows; the pass runs beside the server.
+  app.mediaReconciler.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {

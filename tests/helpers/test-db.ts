@@ -15,6 +15,8 @@ export type TestDatabase = {
   database: Database;
   kind: DbKind;
   dataDir: string;
+  /** The PostgreSQL database's URL, for a child process (undefined for PGlite). */
+  url?: string;
   drop(): Promise<void>;
 };
 
@@ -42,11 +44,13 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
   if (!template) throw new Error('PostgreSQL is not reachable');
   const name = `canto_test_${id}`;
   await adminQuery(`create database "${name}" template "${template}"`);
-  const database = await openPostgres(withDatabase(adminUrl, name), 10);
+  const url = withDatabase(adminUrl, name);
+  const database = await openPostgres(url, 10);
   return {
     database,
     kind,
     dataDir,
+    url,
     async drop() {
       await database.close().catch(() => {});
       await adminQuery(`drop database if exists "${name}" with (force)`);

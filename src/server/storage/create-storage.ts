@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Env } from '../env.ts';
+import { crashPoint } from './crash-point.ts';
 import { createLocalStorage } from './local-storage.ts';
 import type { Storage } from './storage.ts';
 
@@ -9,9 +10,12 @@ import type { Storage } from './storage.ts';
  * of every start, for nothing on local disk (docs/decisions/0009).
  */
 export async function createStorage(
-  env: Pick<Env, 'storage' | 'dataDir' | 's3'>,
+  env: Pick<Env, 'storage' | 'dataDir' | 's3'> & Partial<Pick<Env, 'testCrashAt'>>,
 ): Promise<Storage> {
-  if (env.storage === 'local') return createLocalStorage(path.join(env.dataDir, 'media'));
+  if (env.storage === 'local')
+    return createLocalStorage(path.join(env.dataDir, 'media'), {
+      crash: crashPoint(env.testCrashAt),
+    });
   const { bucket, accessKeyId, secretAccessKey, endpoint, region } = env.s3;
   // env.ts already refuses STORAGE=s3 without these; this keeps the types honest.
   if (!bucket || !accessKeyId || !secretAccessKey)

@@ -1,9 +1,12 @@
+import path from 'node:path';
 import type { Env } from '../../env.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
 import { resolveSecretKey } from '../../security/secrets.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { createMediaService, type MediaService } from './media.service.ts';
+import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
+import { createMediaReferencesRepository } from './media-references.repository.ts';
 
 /**
  * Stored files served at /media/<bucket>/<key> (Range, ETag, immutable caching), audio only
@@ -11,7 +14,14 @@ import { createMediaService, type MediaService } from './media.service.ts';
  * into the URLs clients get with `publicUrl` when they serialize them, so no signature is
  * ever stored (docs/decisions/0010).
  */
-export type MediaModule = FeatureModule & { publicUrl: MediaService['publicUrl'] };
+export type MediaModule = FeatureModule & {
+  publicUrl: MediaService['publicUrl'];
+  /** Makes storage and rows agree after crashes; the host starts it (main.ts). */
+  reconciler: MediaReconciler;
+};
+
+/** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
+export const uploadTempDir = (env: Pick<Env, 'dataDir'>) => path.join(env.dataDir, 'tmp');
 
 export function createMediaModule(ctx: ModuleContext): MediaModule {
   const { env } = ctx;
@@ -30,6 +40,15 @@ export function createMediaModule(ctx: ModuleContext): MediaModule {
     name: 'media',
     plugin: mediaRoutes({ storage: ctx.storage, media, offload: env.mediaOffload }),
     publicUrl: media.publicUrl,
+    reconciler: createMediaReconciler({
+      storage: ctx.storage,
+      references: createMediaReferencesRepository(ctx.database.db),
+      tempDir: uploadTempDir(env),
+      clock: ctx.clock,
+      log: ctx.log,
+      ageSeconds: env.mediaSweep.ageSeconds,
+      intervalSeconds: env.mediaSweep.intervalSeconds,
+    }),
   };
 }
 

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { MediaModule } from '../media/media.module.ts';
+import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import { crashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { withSearchCache } from './search-cache.ts';
 import { createSongsRepository } from './songs.repository.ts';
@@ -29,11 +29,12 @@ export function createSongsModule(
       log: ctx.log,
       clock: ctx.clock,
     }),
-    tempDir: path.join(ctx.env.dataDir, 'tmp'),
+    tempDir: uploadTempDir(ctx.env),
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
     // goes stale in the database.
     publicUrl: media.publicUrl,
+    crash: crashPoint(ctx.env.testCrashAt),
   });
   const routes = songsRoutes({ songs, clock: ctx.clock });
   return {

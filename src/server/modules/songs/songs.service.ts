@@ -19,6 +19,7 @@ import {
 } from '../../../core/validation/song.rules.ts';
 import type { PodcastRow, SongRow, SongsRepository } from './songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import type { CrashPoint } from '../../storage/crash-point.ts';
 import type {
   CatalogueProvider,
   ExternalTrack,
@@ -47,6 +48,8 @@ export type SongsServiceDeps = {
   log: Log;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
   publicUrl: MediaUrls;
+  /** Fault injection between an upload's steps (CANTO_TEST_CRASH_AT; crash tests only). */
+  crash?: CrashPoint;
 };
 
 type MediaUrls = (stored: string | null) => string | null;
@@ -212,6 +215,7 @@ export function createSongsService(deps: SongsServiceDeps) {
           }
         }
         if (!audio) throw validation(songMessages.fileRequired, 'file');
+        deps.crash?.('upload:received');
         const facts = await probeAudio(audio);
         const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
         const artist = await songs.displayNameOf(artistId);
@@ -222,8 +226,10 @@ export function createSongsService(deps: SongsServiceDeps) {
           maxBytes: songLimits.audioMaxBytes,
         });
         stored.push(['music', fileKey]);
+        deps.crash?.('upload:audio-stored');
         const coverKey = cover ? await storeCover(cover) : null;
         if (coverKey) stored.push(['cover-art', coverKey]);
+        deps.crash?.('upload:cover-stored');
 
         const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
         const songGenre = genre || defaultSongGenre(facts.tagGenre);
@@ -245,6 +251,7 @@ export function createSongsService(deps: SongsServiceDeps) {
             link: `/profile/${artistId}`,
           }),
         );
+        deps.crash?.('upload:inserted');
         return songDto(row);
       } catch (error) {
         await discard(stored);

@@ -1,0 +1,229 @@
+import { and, asc, eq, gt, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import {
+  ads,
+  playlists,
+  podcastEpisodes,
+  podcasts,
+  profiles,
+  songs,
+} from '../../db/schema/index.ts';
+import type { Bucket } from '../../storage/storage.ts';
+
+/**
+ * What a row loses when its file is gone: the row itself when it is nothing without the
+ * file (a song or episode that cannot play), or just the column, when the app has a
+ * placeholder (covers, avatars, an ad's image); `keep` only protects the file.
+ */
+export type WhenMissing = 'delete-row' | 'clear' | 'keep';
+
+type MediaColumn = {
+  /** `<table>.<url column>`, for logs. */
+  name: string;
+  table: PgTable;
+  id: PgColumn;
+  /** What clients fetch: `/media/<bucket>/<key>` for a stored file, else an external URL. */
+  url: PgColumn;
+  /** The storage key (`<bucket>/<key>`, or a bare key in `bucket`), where the table keeps one. */
+  key?: PgColumn;
+  bucket: Bucket;
+  whenMissing: WhenMissing;
+};
+
+/**
+ * Every column that can point at stored media (grep the schema for `_url`, `_key`). A table
+ * that gains one must be added here, or the reconciler deletes its files as orphans once
+ * they are MEDIA_SWEEP_AGE_SECONDS old.
+ */
+const COLUMNS: MediaColumn[] = [
+  {
+    name: 'songs.file_url',
+    table: songs,
+    id: songs.id,
+    url: songs.fileUrl,
+    key: songs.fileKey,
+    bucket: 'music',
+    whenMissing: 'delete-row',
+  },
+  {
+    name: 'songs.cover_art_url',
+    table: songs,
+    id: songs.id,
+    url: songs.coverArtUrl,
+    key: songs.coverArtKey,
+    bucket: 'cover-art',
+    whenMissing: 'clear',
+  },
+  // External previews today; a stored one is protected, never repaired (songs_playable).
+  {
+    name: 'songs.preview_url',
+    table: songs,
+    id: songs.id,
+    url: songs.previewUrl,
+    bucket: 'music',
+    whenMissing: 'keep',
+  },
+  {
+    name: 'podcasts.cover_art_url',
+    table: podcasts,
+    id: podcasts.id,
+    url: podcasts.coverArtUrl,
+    key: podcasts.coverArtKey,
+    bucket: 'cover-art',
+    whenMissing: 'clear',
+  },
+  {
+    name: 'podcast_episodes.audio_url',
+    table: podcastEpisodes,
+    id: podcastEpisodes.id,
+    url: podcastEpisodes.audioUrl,
+    key: podcastEpisodes.audioKey,
+    bucket: 'podcasts',
+    whenMissing: 'delete-row',
+  },
+  {
+    name: 'profiles.avatar_url',
+    table: profiles,
+    id: profiles.id,
+    url: profiles.avatarUrl,
+    bucket: 'avatars',
+    whenMissing: 'clear',
+  },
+  {
+    name: 'playlists.cover_art_url',
+    table: playlists,
+    id: playlists.id,
+    url: playlists.coverArtUrl,
+    bucket: 'cover-art',
+    whenMissing: 'clear',
+  },
+  {
+    name: 'ads.image_url',
+    table: ads,
+    id: ads.id,
+    url: ads.imageUrl,
+    key: ads.imageKey,
+    bucket: 'cover-art',
+    whenMissing: 'clear',
+  },
+  {
+    name: 'ads.audio_url',
+    table: ads,
+    id: ads.id,
+    url: ads.audioUrl,
+    key: ads.audioKey,
+    bucket: 'music',
+    whenMissing: 'clear',
+  },
+];
+
+/** One row's pointer at storage, as stored (not yet parsed). */
+export type MediaReference = {
+  column: string;
+  id: string;
+  url: string | null;
+  key: string | null;
+  /** The bucket of a bare key. */
+  bucket: Bucket;
+  whenMissing: WhenMissing;
+};
+
+export type MediaReferencesRepository = ReturnType<typeof createMediaReferencesRepository>;
+
+/**
+ * Reads every row that points at stored media, and repairs one whose file is gone. It
+ * reads other features' tables on purpose: it is the one place that knows all of them
+ * (docs/decisions/0012).
+ */
+export function createMediaReferencesRepository(db: Db) {
+  const byName = new Map(COLUMNS.map((c) => [c.name, c]));
+  const nullSql = sql<string | null>`null`;
+  const keyOf = (c: MediaColumn) => (c.key ?? nullSql) as SQL<string | null> | PgColumn;
+
+  return {
+    /**
+     * Every reference, one column at a time, `pageSize` rows a page in primary-key order,
+     * so a big catalogue is never held whole (neither here nor in the database's answer).
+     */
+    async *all(pageSize = 5000): AsyncGenerator<MediaReference> {
+      for (const c of COLUMNS) {
+        const present = c.key ? or(isNotNull(c.url), isNotNull(c.key)) : isNotNull(c.url);
+        let after: string | undefined;
+        for (;;) {
+          const rows = (await db
+            .select({ id: c.id, url: c.url, key: keyOf(c) })
+            .from(c.table)
+            .where(after === undefined ? present : and(present, gt(c.id, after)))
+            .orderBy(asc(c.id))
+            .limit(pageSize)) as Array<{ id: string; url: string | null; key: string | null }>;
+          for (const r of rows) {
+            yield {
+              column: c.name,
+              id: r.id,
+              url: r.url,
+              key: r.key,
+              bucket: c.bucket,
+              whenMissing: c.whenMissing,
+            };
+          }
+          if (rows.length < pageSize) break;
+          after = rows[rows.length - 1]!.id;
+        }
+      }
+    },
+
+    /**
+     * Which of `names` (object names without their extension: the UUID part of keys) some
+     * row still mentions in any media column, read fresh: the last look before a file goes.
+     */
+    async mentioned(names: string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      if (names.length === 0) return found;
+      // UUIDs are hex and dashes only: nothing to escape in the patterns.
+      const patterns = names.map((n) => `%${n}%`);
+      const any = sql`any(${sql.param(patterns)}::text[])`;
+      for (const c of COLUMNS) {
+        const hit = c.key
+          ? sql`(${c.url} like ${any} or ${c.key} like ${any})`
+          : sql`${c.url} like ${any}`;
+        const rows = (await db
+          .select({ url: c.url, key: keyOf(c) })
+          .from(c.table)
+          .where(hit)) as Array<{ url: string | null; key: string | null }>;
+        for (const r of rows) {
+          for (const n of names) {
+            if (r.url?.includes(n) || r.key?.includes(n)) found.add(n);
+          }
+        }
+      }
+      return found;
+    },
+
+    /**
+     * Deletes the row or clears its column, as the column's `whenMissing` says, but only if
+     * it still holds exactly what was read: a row changed meanwhile (a new cover, a delete)
+     * is left alone. True when something changed.
+     */
+    async repair(ref: MediaReference): Promise<boolean> {
+      const c = byName.get(ref.column);
+      if (!c || c.whenMissing === 'keep') return false;
+      const same = and(
+        eq(c.id, ref.id),
+        sql`${c.url} is not distinct from ${ref.url}`,
+        c.key ? sql`${c.key} is not distinct from ${ref.key}` : undefined,
+      );
+      if (c.whenMissing === 'delete-row') {
+        const rows = await db.delete(c.table).where(same).returning({ id: c.id });
+        return rows.length > 0;
+      }
+      const set = c.key
+        ? sql`${sql.identifier(c.url.name)} = null, ${sql.identifier(c.key.name)} = null`
+        : sql`${sql.identifier(c.url.name)} = null`;
+      const result = (await db.execute(
+        sql`update ${c.table} set ${set} where ${same} returning 1`,
+      )) as unknown as { rows: unknown[] };
+      return result.rows.length > 0;
+    },
+  };
+}
