@@ -7,8 +7,13 @@
  * - nginx: a plain static server of DATA_DIR/media (the baseline);
  * - direct: Canto with MEDIA_OFFLOAD=none, Node sending the bytes;
  * - offloaded: nginx with the documented site config (docs/deploy/nginx/canto.conf) in front
- *   of Canto with MEDIA_OFFLOAD=x-accel: Canto checks the signature, nginx sends the file.
+ *   of Canto with MEDIA_OFFLOAD=x-accel: nginx asks Canto whether the signed URL may be
+ *   served (auth_request, the answer cached per URL), then sends the file itself.
  * Canto is asked for a signed URL, as the API hands out.
+ *
+ * The log also gives the servers' CPU time per 64 KB Range request (nginx's workers plus
+ * Canto, which runs in this process): unlike requests per second it hardly moves when
+ * other work shares the machine, so it shows what each path costs.
  *
  * Rows (ratio = value / nginx's): 64 KB Range requests per second and whole-file GB/s, each
  * for the direct and the offloaded path. Targets (issue 6): direct ≥ 0.25 on ranges and
@@ -46,7 +51,7 @@ const SECONDS = 4;
 const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
 
 type Target = 'nginx' | 'direct' | 'offloaded';
-type Measure = { reqPerSec: number; bytesPerSec: number };
+type Measure = { reqPerSec: number; bytesPerSec: number; requests: number };
 
 export async function streamingBench(
   options: { rounds?: number; log?: Log } = {},
@@ -57,8 +62,8 @@ export async function streamingBench(
   const names = {
     rangeDirect: 'media 64 KB Range, direct Node (req/s)',
     fileDirect: 'media whole file, direct Node (GB/s)',
-    rangeOffloaded: 'media 64 KB Range, nginx + X-Accel (req/s)',
-    fileOffloaded: 'media whole file, nginx + X-Accel (GB/s)',
+    rangeOffloaded: 'media 64 KB Range, nginx offload (req/s)',
+    fileOffloaded: 'media whole file, nginx offload (GB/s)',
   };
   if (!nginxAvailable()) {
     return Object.values(names).map((n) => unavailable(n, 'nginx is not installed'));
@@ -99,6 +104,7 @@ ${renderSiteConfig({
   CANTO_UPSTREAM: `127.0.0.1:${offload.port}`,
   CANTO_WEB_DIR: path.join(root, 'web'),
   CANTO_MEDIA_DIR: mediaDir,
+  CANTO_CACHE_DIR: path.join(root, 'nginx-cache'),
 })}`,
     });
     running.push(nginx.stop);
@@ -141,12 +147,28 @@ ${renderSiteConfig({
     // Warm-up: page cache, JIT, nginx's upstream keepalive.
     for (const url of Object.values(urls)) await measure(url, true);
 
+    // Server CPU per request: nginx's workers plus this process, i.e. both Cantos (and
+    // autocannon's worker threads when it is the client; wrk is a process of its own).
+    const cpuPerRequest: Record<Target, number[]> = { nginx: [], direct: [], offloaded: [] };
     const ranges = await rotate(
       rounds,
-      (t) => measure(urls[t], true),
+      async (t) => {
+        const nginxBefore = nginx.workerCpuSeconds();
+        const before = process.cpuUsage();
+        const m = await measure(urls[t], true);
+        const canto = process.cpuUsage(before);
+        const seconds = nginx.workerCpuSeconds() - nginxBefore + (canto.user + canto.system) / 1e6;
+        cpuPerRequest[t].push((seconds * 1e6) / m.requests);
+        return m;
+      },
       (m) => m.reqPerSec,
     );
     log(`  64 KB Range req/s: ${fmtRounds(ranges)}`);
+    log(
+      `  server CPU µs per 64 KB Range request (median): ${Object.entries(cpuPerRequest)
+        .map(([t, xs]) => `${t} ${median(xs).toFixed(1)}`)
+        .join(', ')}${client === 'wrk' ? '' : ' (includes autocannon)'}`,
+    );
     const files = await rotate(
       rounds,
       (t) => measure(urls[t], false),
@@ -262,7 +284,7 @@ async function wrk(url: string, range: string | undefined): Promise<Measure> {
   ];
   if (errors > 0) throw new Error(`wrk: ${errors} errors for ${url}\n${out}`);
   const seconds = micros / 1e6;
-  return { reqPerSec: requests / seconds, bytesPerSec: bytes / seconds };
+  return { reqPerSec: requests / seconds, bytesPerSec: bytes / seconds, requests };
 }
 
 async function cannon(url: string, range: string | undefined): Promise<Measure> {
@@ -276,7 +298,11 @@ async function cannon(url: string, range: string | undefined): Promise<Measure> 
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors for ${url}`);
-  return { reqPerSec: result.requests.average, bytesPerSec: result.throughput.average };
+  return {
+    reqPerSec: result.requests.average,
+    bytesPerSec: result.throughput.average,
+    requests: result.requests.average * SECONDS,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
