@@ -14,6 +14,8 @@ export const ErrorCode = {
   rateLimited: 'rate_limited',
   payloadTooLarge: 'payload_too_large',
   unsupportedMedia: 'unsupported_media',
+  // Audio of a known kind that is still refused: it does not decode, or its length is absurd.
+  unprocessableMedia: 'unprocessable_media',
   rangeNotSatisfiable: 'range_not_satisfiable',
   notConfigured: 'not_configured',
   internal: 'internal_error',

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import { registerAccessPolicy } from './http/access-policy.ts';
-import { answerFrameworkError } from './http/http-errors.ts';
+import { answerClientError, answerFrameworkError } from './http/http-errors.ts';
 import { registerPlatformPlugins } from './http/platform-plugins.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -60,6 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { maxParamLength: 200 },
     // Malformed or over-long URLs are refused before routing: answer them in the API's shape.
     frameworkErrors: answerFrameworkError,
+    // Requests Node's own parser refuses, answered in the same shape.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   await registerPlatformPlugins(app, {
     mediaOrigins: mediaOrigins(deps.env),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type App } from '../../src/server/app.ts';
+import { buildApp, type App, type AppDeps } from '../../src/server/app.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { parseEnv, type Env } from '../../src/server/env.ts';
 import type { Mailer, Mail } from '../../src/server/mail/mailer.ts';
@@ -32,7 +32,8 @@ export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/
 export function useTestApp(
   kind: DbKind,
   envOverrides: Record<string, string> = {},
-  options: { webDir?: () => string } = {},
+  // logger: Fastify logger options for a test that reads the log (default: none).
+  options: { webDir?: () => string; logger?: AppDeps['logger'] } = {},
 ): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
@@ -48,7 +49,7 @@ export function useTestApp(
       env: ctx.env,
       database: ctx.db.database,
       clock: ctx.clock,
-      logger: false,
+      logger: options.logger ?? false,
       mailer,
       webDir: options.webDir?.(),
     });

@@ -1,3 +1,5 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -20,6 +22,7 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.rateLimited]: 429,
   [ErrorCode.payloadTooLarge]: 413,
   [ErrorCode.unsupportedMedia]: 415,
+  [ErrorCode.unprocessableMedia]: 422,
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.notConfigured]: 501,
   [ErrorCode.internal]: 500,
@@ -43,12 +46,32 @@ const multipartMessages: Record<string, string> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the body as multipart/form-data',
 };
 
+/**
+ * The client stopped sending before its body ended: it hung up (Node destroys the request with
+ * ECONNRESET "aborted"), or Node's parser refused the rest of the body (answerClientError has
+ * already answered). Nobody waits for the answer, so this is no server error.
+ */
+function bodyCutOff(request: FastifyRequest, error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'FST_MP_PREMATURE_CLOSE' || request.raw.readableAborted;
+}
+
+/** The answer to a request whose body stopped short; its client is usually gone. */
+export const bodyEndedEarly = () =>
+  new AppError(ErrorCode.validation, 'The request body ended early');
+
 export function httpStatusOf(code: ErrorCode): number {
   return statusOf[code];
 }
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    // First: whatever failed once the client's body was cut off is only that.
+    if (bodyCutOff(request, error)) {
+      request.log.info({ reason: error.message }, 'client went away before its request body ended');
+      const { code, message } = bodyEndedEarly();
+      return reply.status(400).send({ error: { code, message } });
+    }
     if (error instanceof AppError) {
       const status = statusOf[error.code];
       if (status === 429 && error.details?.retryAfter)
@@ -125,4 +148,41 @@ export function answerFrameworkError(
         : [500, ErrorCode.internal, 'Internal server error'];
   if (status === 500) request.log.error({ err: error }, 'router error');
   void reply.status(status).send({ error: { code, message } });
+}
+
+/** Node's parser refusals that have a status of their own; any other is a 400. */
+const clientErrors: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, ErrorCode.validation, 'Request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, ErrorCode.validation, 'The request took too long to arrive'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refused the bytes (a request line that is
+ * not HTTP, a NUL in a header, headers over the size limit, broken chunked framing mid-body).
+ * No route runs, so this answers on the socket itself, in the API's shape; a client's
+ * malformed request is no server error, so it is logged at debug only.
+ */
+export function answerClientError(
+  this: FastifyInstance,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = clientErrors[error.code ?? ''] ?? [
+    400,
+    ErrorCode.validation,
+    'Malformed HTTP request',
+  ];
+  this.log.debug({ err: error }, 'client error');
+  // Node's own rule: never write into a response that has already started on this socket.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ error: { code, message } });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
