@@ -35,6 +35,15 @@ const tricky = [
   'com',
   'example',
   'x.y',
+  // Issue 7 §9: NUL, direction controls and characters that show nothing.
+  '\u0000',
+  '\u202E',
+  '\u2066',
+  '\u200F',
+  '\u200B',
+  '\u200D',
+  '\u3164',
+  '\u00AD',
 ];
 const trickyString = (max: number) =>
   fc.array(fc.constantFrom(...tricky), { maxLength: max }).map((parts) => parts.join(''));
@@ -112,10 +121,20 @@ describe('auth.check agrees with the zod rules (same first message or both valid
       { ...ok, password: 'a\ud800'.repeat(3) }, // lone surrogates count one each
       { ...ok, display_name: ' a ' },
       { ...ok, display_name: 'x'.repeat(51) },
+      { ...ok, display_name: 'a\u0000b' },
+      { ...ok, display_name: '\u200B\u200B\u200B' }, // nothing shows: too short
+      { ...ok, display_name: '\u202Ea\u202C' }, // one character once the controls go
+      { ...ok, display_name: '\u202E' + 'x'.repeat(50) }, // 50 once the control goes
     ];
     const messages = cases.map((c) => signUpProblem(c));
     expect(messages).toEqual(cases.map((c) => firstError(signUpRules, c)));
-    expect(new Set(messages).size).toBe(6);
+    expect(messages.slice(-4)).toEqual([
+      'Text must not contain NUL characters',
+      'Display name must be at least 2 characters',
+      'Display name must be at least 2 characters',
+      null,
+    ]);
+    expect(new Set(messages).size).toBe(7);
     expect(signUpProblem({ ...ok, password: '😀'.repeat(72) })).toBeNull();
   });
 });

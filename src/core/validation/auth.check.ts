@@ -2,6 +2,8 @@
 // first screen a visitor loads ships no schema library. auth.rules.ts builds the server's zod
 // schemas from the same limits and messages, and auth.check.test.ts proves both agree.
 
+import { cleanLine, hasNul, textMessages, visibleLength } from './text.check.ts';
+
 // Spec §5 and §9: the exact messages; the first failing one is what the user sees.
 export const authLimits = {
   passwordMin: 6,
@@ -48,9 +50,13 @@ function passwordProblem(password: string, withMax: boolean): string | null {
 }
 
 function displayNameProblem(displayName: string): string | null {
-  const length = codePointLength(displayName.trim());
+  // As the zod rule (text.rules.ts): NUL first, then the cleaned line's length, then what shows.
+  if (hasNul(displayName)) return textMessages.nul;
+  const name = cleanLine(displayName);
+  const length = codePointLength(name);
   if (length < authLimits.displayNameMin) return authMessages.displayNameMin;
   if (length > authLimits.displayNameMax) return authMessages.displayNameMax;
+  if (visibleLength(name) < authLimits.displayNameMin) return authMessages.displayNameMin;
   return null;
 }
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { authLimits, authMessages } from './auth.check.ts';
+import { visibleLength } from './text.check.ts';
+import { textLine } from './text.rules.ts';
 
 // Spec §5 and §9: the exact messages (auth.check.ts); the first failing one is what the user sees.
 export { authLimits };
@@ -13,11 +15,11 @@ export const signUpPasswordRule = signInPasswordRule.max(
   authMessages.passwordMax,
 );
 
-export const displayNameRule = z
-  .string()
-  .trim()
+/** Trimmed 2..50 (spec §5), no NUL or direction controls, and at least 2 characters that show. */
+export const displayNameRule = textLine()
   .min(authLimits.displayNameMin, authMessages.displayNameMin)
-  .max(authLimits.displayNameMax, authMessages.displayNameMax);
+  .max(authLimits.displayNameMax, authMessages.displayNameMax)
+  .refine((name) => visibleLength(name) >= authLimits.displayNameMin, authMessages.displayNameMin);
 
 export const signInRules = z.object({ email: emailRule, password: signInPasswordRule });
 

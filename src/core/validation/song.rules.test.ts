@@ -118,3 +118,48 @@ describe('display helpers', () => {
     expect(defaultSongGenre(undefined)).toBeNull();
   });
 });
+
+describe('song text is clean (issue 7 §9)', () => {
+  it('strips direction controls from titles and genres, and trims what they hid', () => {
+    const r = songUploadRules.parse({
+      file: file(1),
+      title: ' \u202EMidnight\u202C Drive ',
+      genre: '\u2067Jazz\u2069',
+    });
+    expect(r).toMatchObject({ title: 'Midnight Drive', genre: 'Jazz' });
+  });
+
+  it('refuses a title of only zero-width characters, on upload and on edit', () => {
+    for (const title of ['\u200B', '\u200B\u200D\uFEFF', ' \u2060 ', '\u202E\u200B'])
+      expect(firstError(songUploadRules, { file: file(1), title })).toBe('Title is required');
+    expect(firstError(songEditRules, { title: '\u200C' })).toBe('Title is required');
+    // Blank stays blank on upload (the server derives a title); on an edit it is refused.
+    expect(firstError(songUploadRules, { file: file(1), title: '\u202E' })).toBeNull();
+    expect(firstError(songEditRules, { title: '\u202E ' })).toBe('Title is required');
+    // Zero-width characters inside a visible title are kept (ZWJ emoji, ZWNJ in Persian).
+    expect(songEditRules.parse({ title: 'می\u200Cخواهم' }).title).toBe('می\u200Cخواهم');
+  });
+
+  it('treats a genre of only invisible characters as none', () => {
+    expect(songUploadRules.parse({ file: file(1), genre: '\u200B\u3164' }).genre).toBe('');
+  });
+
+  it('refuses NUL in a title or genre with its own message, whatever else is wrong', () => {
+    const nul = 'Text must not contain NUL characters';
+    expect(firstError(songUploadRules, { file: file(1), title: 'a\0b' })).toBe(nul);
+    expect(firstError(songEditRules, { genre: 'x'.repeat(300) + '\0' })).toBe(nul);
+  });
+
+  it('cleans titles and genres that come from tags and file names the same way', () => {
+    expect(defaultSongTitle('\u202Etitle\u202C', 'x.mp3')).toBe('title');
+    expect(defaultSongTitle('\u200B\u200B', 'Real Name.mp3')).toBe('Real Name');
+    expect(defaultSongTitle(undefined, 'exe\u202Egpj.mp3')).toBe('exegpj');
+    expect(defaultSongTitle(undefined, '\u200B.mp3')).toBe('Untitled');
+    expect(defaultSongGenre('\u2066Rock\u2069')).toBe('Rock');
+    expect(defaultSongGenre('\u200B')).toBeNull();
+  });
+
+  it('strips direction controls from a search query', () => {
+    expect(searchQueryRule.parse('\u202Erock')).toBe('rock');
+  });
+});

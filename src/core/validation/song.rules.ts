@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { cleanLine, isInvisible, stripBidiControls } from './text.check.ts';
+import { textLine } from './text.rules.ts';
 
 // Spec §5 (song upload) and §9 (lists, genres, sorts): the exact messages and constants,
 // shared by the upload form, the search screen and the server.
@@ -19,6 +21,8 @@ export const songMessages = {
   audioTooLarge: 'Audio file must be less than 100MB',
   coverTooLarge: 'Cover art must be less than 5MB',
   titleTooLong: 'Title must be less than 200 characters',
+  // A title typed as nothing but invisible characters, or a blank one on an edit.
+  titleRequired: 'Title is required',
   genreTooLong: 'Genre must be less than 100 characters',
   // Spec §8 upload messages, for content that is not what its name says.
   audioInvalid: 'Music file validation failed. Please ensure you are uploading a valid audio file.',
@@ -72,8 +76,18 @@ export const listSizes = {
   searchDebounceMs: 300,
 } as const;
 
-export const songTitleRule = z.string().trim().max(songLimits.titleMax, songMessages.titleTooLong);
-export const songGenreRule = z.string().trim().max(songLimits.genreMax, songMessages.genreTooLong);
+/**
+ * A title as typed (text.rules.ts: no NUL, no direction controls, trimmed). Blank is allowed
+ * here (an upload then derives one), but one made only of zero-width or format characters is
+ * refused: it would show as an empty title.
+ */
+export const songTitleRule = textLine()
+  .max(songLimits.titleMax, songMessages.titleTooLong)
+  .refine((title) => title === '' || !isInvisible(title), songMessages.titleRequired);
+/** A genre as typed; one of only invisible characters counts as none. */
+export const songGenreRule = textLine()
+  .max(songLimits.genreMax, songMessages.genreTooLong)
+  .overwrite((genre) => (isInvisible(genre) ? '' : genre));
 
 /** The upload form's fields in spec §5 order; title may be blank (the server derives one). */
 export const songUploadRules = z.object({
@@ -90,7 +104,7 @@ export const songUploadRules = z.object({
 
 /** Edits after upload: a title may not be blank then. */
 export const songEditRules = z.object({
-  title: songTitleRule.min(1, 'Title is required').optional(),
+  title: songTitleRule.min(1, songMessages.titleRequired).optional(),
   genre: songGenreRule.optional(),
 });
 
@@ -101,7 +115,9 @@ export const songEditRules = z.object({
 export const searchQueryRule = z
   .string()
   .max(songLimits.queryMax, songMessages.queryTooLong)
-  .refine((q) => !q.includes('\0'), songMessages.queryNul);
+  .refine((q) => !q.includes('\0'), songMessages.queryNul)
+  // Stored text holds none, so they could only keep a query from matching.
+  .overwrite(stripBidiControls);
 
 /** 'all' or a blank filter means no genre filter; otherwise the lower-cased genre to match. */
 export function genreFilterValue(genre: string | undefined | null): string | null {
@@ -117,18 +133,16 @@ export function artistLabel(song: { artist?: string | null; artist_id?: string |
 }
 
 /**
- * Text from a file's tags, fit to store: no control characters (a tag may hold a NUL, which
- * PostgreSQL text cannot), trimmed and cut to `max`.
+ * Text from a file's tags or name, fit to store: no control characters (a tag may hold a NUL,
+ * which PostgreSQL text cannot), no direction controls, trimmed and cut to `max`; nothing
+ * when no visible character is left.
  */
 function cleanTagText(s: string, max: number): string {
-  return (
-    s
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f]/g, '')
-      .trim()
-      .slice(0, max)
-      .trim()
-  );
+  // eslint-disable-next-line no-control-regex
+  const clean = cleanLine(s.replace(/[\u0000-\u001f\u007f]/g, ''))
+    .slice(0, max)
+    .trim();
+  return isInvisible(clean) ? '' : clean;
 }
 
 /**

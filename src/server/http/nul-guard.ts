@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, ErrorCode } from '../../core/errors.ts';
+import { textMessages } from '../../core/validation/text.check.ts';
 
-export const NUL_MESSAGE = 'Text must not contain NUL characters';
+export const NUL_MESSAGE = textMessages.nul;
 
 /**
  * Where a string holding U+0000 sits in a parsed value (`''` for the value itself,

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { cleanLine, hasNul, textMessages } from './text.check.ts';
+
+export { textMessages };
+
+/**
+ * A line of user text (text.check.ts): a NUL is refused with its own message before any
+ * other rule runs; direction controls are stripped and the ends trimmed before the length
+ * rules that follow see it.
+ */
+export const textLine = () =>
+  z
+    .string()
+    .refine((text) => !hasNul(text), { message: textMessages.nul, abort: true })
+    .overwrite(cleanLine);
