@@ -81,6 +81,7 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     STRIPE_PRICE_ID: z.string().min(1).optional(),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
+    FFMPEG_PATH: z.string().min(1).optional(),
     CATALOGUE_ALLOW_PRIVATE: bool.default(false),
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
@@ -176,6 +177,8 @@ export type Env = {
   payments: 'local' | 'stripe';
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
   catalogueUrl: string;
+  /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
+  ffmpegPath: string | undefined;
   /**
    * CATALOGUE_ALLOW_PRIVATE=1 lets the catalogue be reached on loopback or private addresses:
    * for tests and development with a local fake only (otherwise such targets are refused).
@@ -249,6 +252,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       priceId: v.STRIPE_PRICE_ID,
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
+    ffmpegPath: v.FFMPEG_PATH,
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,

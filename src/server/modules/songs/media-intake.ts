@@ -1,8 +1,15 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { songLimits, songMessages } from '../../../core/validation/song.rules.ts';
+import {
+  claimProblem,
+  decodedProblem,
+  type AudioProblem,
+} from '../../../core/validation/audio.rules.ts';
+import type { Demuxer, Ffmpeg } from '../../media/ffmpeg.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
 
 // Stable codes for the client (details.reason), beside the spec §5/§8 message.
@@ -20,6 +27,12 @@ export const audioInvalid = (why: string) =>
   new AppError(ErrorCode.unsupportedMedia, songMessages.audioInvalid, {
     field: 'file',
     reason: why,
+  });
+/** 422: audio we recognised but refuse (issue 7 §10); the reason is a fixed word, never a path. */
+export const audioUnprocessable = (reason: AudioProblem) =>
+  new AppError(ErrorCode.unprocessableMedia, songMessages.audioInvalid, {
+    field: 'file',
+    reason,
   });
 export const coverInvalid = (why: string) =>
   new AppError(ErrorCode.unsupportedMedia, songMessages.coverInvalid, {
@@ -80,7 +93,15 @@ export async function receiveAudio(
   truncated: () => boolean,
 ): Promise<ReceivedAudio | null> {
   const gate = new AudioGate(songLimits.audioMaxBytes);
-  await pipeline(source, gate, fs.createWriteStream(tempPath, { flags: 'w' }));
+  const sink = fs.createWriteStream(tempPath, { flags: 'w' });
+  try {
+    await pipeline(source, gate, sink);
+  } catch (error) {
+    // pipeline() rejects at the first error, before the file is closed and possibly before it
+    // was even opened: the caller's rm() could run first and the file then appear behind it.
+    if (!sink.closed) await once(sink, 'close').catch(() => {});
+    throw error;
+  }
   if (truncated()) throw audioTooLarge();
   if (gate.bytes === 0) return null;
   return { path: tempPath, size: gate.bytes, container: gate.container! };
@@ -93,26 +114,60 @@ export type AudioFacts = {
   tagGenre?: string;
 };
 
-/** A real parse of the stored temp file: it must be the container it claimed and have a duration. */
-export async function probeAudio(file: ReceivedAudio): Promise<AudioFacts> {
+const DEMUXERS: Record<AudioContainer, Demuxer> = {
+  mp3: 'mp3',
+  wav: 'wav',
+  flac: 'flac',
+  ogg: 'ogg',
+  m4a: 'mov',
+};
+
+type Log = { warn(obj: object, msg: string): void };
+
+/**
+ * A real parse of the stored temp file, then a real decode. The parse (music-metadata) must
+ * find the container it claimed; its header claims (sample rate, duration) must be sane. The
+ * duration stored is the one ffmpeg measured by decoding every frame, and it must agree with
+ * the claim: a header that lies (a Xing frame count of 2^32) is refused, never stored.
+ */
+export async function probeAudio(
+  file: ReceivedAudio,
+  ffmpeg: Ffmpeg,
+  log: Log,
+): Promise<AudioFacts> {
   // Loaded on the first upload, not at start (docs/decisions/0009).
   const { parseFile } = await import('music-metadata');
   let meta;
   try {
     meta = await parseFile(file.path, { duration: true, skipCovers: true });
   } catch (error) {
-    throw audioInvalid(`parse: ${(error as Error).message}`.slice(0, 200));
+    // The parser's message may quote the file's path: it stays in the log.
+    log.warn({ err: error }, 'uploaded audio did not parse');
+    throw audioInvalid('parse');
   }
   const container = (meta.format.container ?? '').toLowerCase();
-  const duration = meta.format.duration;
-  if (!duration || !Number.isFinite(duration) || duration <= 0) throw audioInvalid('no duration');
   let extension: AudioContainer = file.container;
   // An ID3 tag may prefix FLAC as well as MPEG audio; the parser knows which it was.
   if (file.container === 'mp3' && container.includes('flac')) extension = 'flac';
-  else if (file.container === 'mp3' && !container.includes('mpeg'))
-    throw audioInvalid(`container ${container}`);
+  else if (file.container === 'mp3' && !container.includes('mpeg')) throw audioInvalid('container');
+
+  // No length at all: the parser found no real audio stream in the container (415). A length,
+  // however absurd, is a claim for the rules below (422).
+  const claimedSeconds = meta.format.duration;
+  if (!claimedSeconds || claimedSeconds < 0) throw audioInvalid('no duration');
+  const claimedMs = claimedSeconds * 1000;
+  const early = claimProblem({ durationMs: claimedMs, sampleRate: meta.format.sampleRate });
+  if (early) throw audioUnprocessable(early);
+
+  const decoded = await ffmpeg.decodeAudio(file.path, DEMUXERS[extension]);
+  if (!decoded.ok) {
+    log.warn({ why: decoded.why, container: extension }, 'uploaded audio did not decode');
+    throw audioUnprocessable('undecodable');
+  }
+  const problem = decodedProblem(decoded.durationMs, claimedMs);
+  if (problem) throw audioUnprocessable(problem);
   return {
-    durationMs: Math.round(duration * 1000),
+    durationMs: decoded.durationMs,
     extension,
     tagTitle: meta.common.title,
     tagGenre: meta.common.genre?.[0],

@@ -1,6 +1,7 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
+import { createFfmpeg } from '../../media/ffmpeg.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { withSearchCache } from './search-cache.ts';
 import { createSongsRepository } from './songs.repository.ts';
@@ -30,6 +31,7 @@ export function createSongsModule(
       clock: ctx.clock,
     }),
     tempDir: uploadTempDir(ctx.env),
+    ffmpeg: createFfmpeg({ binary: ctx.env.ffmpegPath }),
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
     // goes stale in the database.

@@ -19,6 +19,7 @@ import {
 } from '../../../core/validation/song.rules.ts';
 import type { PodcastRow, SongRow, SongsRepository } from './songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import type {
   CatalogueProvider,
@@ -45,6 +46,8 @@ export type SongsServiceDeps = {
   catalogue: CatalogueProvider;
   /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
   tempDir: string;
+  /** Measures uploaded audio by decoding it. */
+  ffmpeg: Ffmpeg;
   log: Log;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
   publicUrl: MediaUrls;
@@ -154,6 +157,8 @@ export function createSongsService(deps: SongsServiceDeps) {
     return key;
   }
 
+  // Routes that change a song admit the artist role only (a revoked artist keeps no rights
+  // over past uploads); this adds the other half: the song is the caller's.
   async function ownedSong(userId: string, id: string): Promise<SongRow> {
     const row = await songs.findById(id);
     if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
@@ -216,7 +221,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         }
         if (!audio) throw validation(songMessages.fileRequired, 'file');
         deps.crash?.('upload:received');
-        const facts = await probeAudio(audio);
+        const facts = await probeAudio(audio, deps.ffmpeg, log);
         const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
         const artist = await songs.displayNameOf(artistId);
 

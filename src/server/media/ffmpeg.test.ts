@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFfmpeg } from './ffmpeg.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-ffmpeg-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** 16-bit mono PCM silence: `seconds` at 8 kHz. */
+function wav(seconds: number): string {
+  const data = seconds * 16_000;
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(36 + data, 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(8000, 24);
+  h.writeUInt32LE(16_000, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(data, 40);
+  const file = path.join(dir, `${seconds}s.wav`);
+  fs.writeFileSync(file, Buffer.concat([h, Buffer.alloc(data)]));
+  return file;
+}
+
+/** A stand-in binary: a shell script (for what the real ffmpeg will not do on cue). */
+function script(name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+describe('ffmpeg', () => {
+  it('measures a file by decoding it with the packaged binary', async () => {
+    const ffmpeg = createFfmpeg({ binary: undefined });
+    expect(await ffmpeg.decodeAudio(wav(2), 'wav')).toEqual({ ok: true, durationMs: 2000 });
+  });
+
+  it('reports a file it cannot read as the demuxer it was told, without guessing another', async () => {
+    const ffmpeg = createFfmpeg({ binary: undefined });
+    const result = await ffmpeg.decodeAudio(wav(1), 'flac');
+    expect(result.ok).toBe(false);
+  });
+
+  it('kills a decode that outlives its time limit', async () => {
+    const ffmpeg = createFfmpeg({ binary: script('slow', 'sleep 10'), timeoutMs: 300 });
+    const started = Date.now();
+    const result = await ffmpeg.decodeAudio(wav(1), 'wav');
+    expect(result).toEqual({ ok: false, why: 'killed by SIGKILL after 300 ms' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('fails loudly (a server fault) when FFMPEG_PATH names nothing', async () => {
+    const ffmpeg = createFfmpeg({ binary: path.join(dir, 'missing-ffmpeg') });
+    await expect(ffmpeg.decodeAudio(wav(1), 'wav')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('runs at most `concurrency` decodes at once', async () => {
+    const log = path.join(dir, 'overlap.log');
+    const binary = script(
+      'counting',
+      `echo start >> '${log}'; sleep 0.2; echo end >> '${log}'\nprintf 'out_time_us=1000\\nprogress=end\\n'`,
+    );
+    const ffmpeg = createFfmpeg({ binary, concurrency: 2 });
+    const file = wav(1);
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => ffmpeg.decodeAudio(file, 'wav')));
+    expect(results.every((r) => r.ok && r.durationMs === 1)).toBe(true);
+    let running = 0;
+    let most = 0;
+    for (const line of fs.readFileSync(log, 'utf8').trim().split('\n')) {
+      running += line === 'start' ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(most).toBe(2);
+  });
+});
