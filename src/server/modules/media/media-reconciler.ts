@@ -174,9 +174,9 @@ export function createMediaReconciler(deps: {
       checkStopped();
       const batch = old.slice(i, i + BATCH);
       // The last look: a row inserted since the first read protects its files.
-      const mentioned = await references.mentioned(batch.map(([, key]) => nameOf(key)));
+      const mentioned = await references.mentioned(batch.map(([bucket, key]) => ({ bucket, key })));
       for (const [bucket, key] of batch) {
-        if (mentioned.has(nameOf(key))) continue;
+        if (mentioned.has(`${bucket}/${key}`)) continue;
         await storage.delete(bucket, key);
         log.info({ bucket, key }, 'deleted a stored file no row references');
         deleted++;

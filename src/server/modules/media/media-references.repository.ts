@@ -174,26 +174,29 @@ export function createMediaReferencesRepository(db: Db) {
     },
 
     /**
-     * Which of `names` (object names without their extension: the UUID part of keys) some
-     * row still mentions in any media column, read fresh: the last look before a file goes.
+     * Which of these stored objects some row references now, read fresh: the last look
+     * before a file goes. Exact forms only (`/media/<bucket>/<key>`, `<bucket>/<key>`, a
+     * bare key), as every writer stores them, so each column is one hash lookup per row.
      */
-    async mentioned(names: string[]): Promise<Set<string>> {
+    async mentioned(objects: Array<{ bucket: Bucket; key: string }>): Promise<Set<string>> {
       const found = new Set<string>();
-      if (names.length === 0) return found;
-      // UUIDs are hex and dashes only: nothing to escape in the patterns.
-      const patterns = names.map((n) => `%${n}%`);
-      const any = sql`any(${sql.param(patterns)}::text[])`;
+      if (objects.length === 0) return found;
+      const formOf = new Map<string, string>();
+      for (const { bucket, key } of objects) {
+        for (const form of [`/media/${bucket}/${key}`, `${bucket}/${key}`, key])
+          formOf.set(form, `${bucket}/${key}`);
+      }
+      const any = sql`any(${sql.param([...formOf.keys()])}::text[])`;
       for (const c of COLUMNS) {
-        const hit = c.key
-          ? sql`(${c.url} like ${any} or ${c.key} like ${any})`
-          : sql`${c.url} like ${any}`;
+        const hit = c.key ? sql`(${c.url} = ${any} or ${c.key} = ${any})` : sql`${c.url} = ${any}`;
         const rows = (await db
           .select({ url: c.url, key: keyOf(c) })
           .from(c.table)
           .where(hit)) as Array<{ url: string | null; key: string | null }>;
         for (const r of rows) {
-          for (const n of names) {
-            if (r.url?.includes(n) || r.key?.includes(n)) found.add(n);
+          for (const value of [r.url, r.key]) {
+            const object = value === null ? undefined : formOf.get(value);
+            if (object) found.add(object);
           }
         }
       }
