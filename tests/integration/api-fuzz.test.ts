@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
+import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/server/app.ts';
@@ -430,14 +432,27 @@ describe.each(dbKinds)('API fuzz on %s', (kind) => {
   });
 });
 
-/** A 1 s FLAC header (STREAMINFO, no frames) with Vorbis comments, which may hold any byte. */
+/**
+ * A real 1 s FLAC (8 kHz mono, made by ffmpeg: uploads are decoded) whose metadata is only
+ * its STREAMINFO and the given Vorbis comments, which may hold any byte.
+ */
 function flacWithTags(comments: string[]): Buffer {
-  const info = Buffer.alloc(34);
-  info.writeUInt16BE(4096, 0);
-  info.writeUInt16BE(4096, 2);
-  // 8000 Hz, 1 channel, 16 bits, 8000 samples: sample rate (20 bits), channels - 1 (3),
-  // bits - 1 (5), total samples (36).
-  info.writeBigUInt64BE((8000n << 44n) | (0n << 41n) | (15n << 36n) | 8000n, 10);
+  const made = path.join(os.tmpdir(), `canto-fuzz-${process.pid}.flac`);
+  execFileSync(ffmpegPackage.path, [
+    ...['-v', 'error', '-nostdin', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000'],
+    ...['-t', '1', '-ac', '1', '-c:a', 'flac', '-y', made],
+  ]);
+  const flac = fs.readFileSync(made);
+  fs.rmSync(made, { force: true });
+  // Metadata blocks follow 'fLaC': keep STREAMINFO (always first), drop the rest.
+  let at = 4;
+  let info: Buffer | null = null;
+  for (let last = false; !last;) {
+    last = (flac[at]! & 0x80) !== 0;
+    const length = flac.readUIntBE(at + 1, 3);
+    if ((flac[at]! & 0x7f) === 0) info = flac.subarray(at + 4, at + 4 + length);
+    at += 4 + length;
+  }
   const u32 = (n: number) => {
     const b = Buffer.alloc(4);
     b.writeUInt32LE(n);
@@ -458,5 +473,10 @@ function flacWithTags(comments: string[]): Buffer {
       ]),
       body,
     ]);
-  return Buffer.concat([Buffer.from('fLaC'), block(0, false, info), block(4, true, vorbis)]);
+  return Buffer.concat([
+    Buffer.from('fLaC'),
+    block(0, false, info!),
+    block(4, true, vorbis),
+    flac.subarray(at),
+  ]);
 }
