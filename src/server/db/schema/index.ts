@@ -4,3 +4,4 @@ export * from './library.schema.ts';
 export * from './listening.schema.ts';
 export * from './money.schema.ts';
 export * from './notifications.schema.ts';
+export * from './jobs.schema.ts';
