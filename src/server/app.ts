@@ -8,6 +8,7 @@ import { registerAccessPolicy } from './http/access-policy.ts';
 import { answerClientError, answerFrameworkError } from './http/http-errors.ts';
 import { registerPlatformPlugins } from './http/platform-plugins.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
@@ -40,6 +41,8 @@ declare module 'fastify' {
     accounts: AuthModule['accounts'];
     /** Storage ↔ rows reconciliation after crashes; main.ts starts it, close stops it. */
     mediaReconciler: MediaModule['reconciler'];
+    /** The job queue; main.ts starts its worker once handlers are registered, close stops it. */
+    jobs: JobQueue;
   }
 }
 
@@ -68,13 +71,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     hsts: deps.env.publicUrl.startsWith('https:'),
   });
 
+  const clock = deps.clock ?? systemClock;
+  const jobs = createJobQueue({ database: deps.database, clock, log: app.log, ...deps.env.jobs });
+  app.decorate('jobs', jobs);
+  // Before the database closes: running jobs finish or go back to the queue.
+  app.addHook('onClose', () => jobs.stop());
   const ctx: ModuleContext = {
     env: deps.env,
     database: deps.database,
-    clock: deps.clock ?? systemClock,
+    clock,
     log: app.log,
     storage: deps.storage ?? (await createStorage(deps.env)),
     mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log, deps.env.mailFrom),
+    jobs,
   };
   const roles = createRolesModule(deps.database.db);
   const auth = await createAuthModule(ctx, { roles });

@@ -72,6 +72,9 @@ const schema = z
     CDN_URL: url(['http:', 'https:']).optional(),
     MEDIA_SWEEP_AGE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
     MEDIA_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(900),
+    JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    JOB_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(8),
     // Fault injection for tests/integration/upload-crash.test.ts (storage/crash-point.ts).
     CANTO_TEST_CRASH_AT: z.string().max(100).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
@@ -169,6 +172,13 @@ export type Env = {
    * an upload in flight); it runs at start and every `intervalSeconds` (0: only at start).
    */
   mediaSweep: { ageSeconds: number; intervalSeconds: number };
+  /**
+   * The job queue (src/server/jobs, docs/decisions/0013): how often a worker looks for due
+   * jobs nobody announced, how long a claim holds a job without renewal (a killed worker's
+   * job runs again after it), and how long a stop waits for running jobs before giving
+   * them back.
+   */
+  jobs: { pollIntervalMs: number; leaseSeconds: number; stopTimeoutSeconds: number };
   /** CANTO_TEST_CRASH_AT: the step at which the process kills itself (crash tests only). */
   testCrashAt: string | undefined;
   smtpUrl: string | undefined;
@@ -241,6 +251,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mediaSweep: {
       ageSeconds: v.MEDIA_SWEEP_AGE_SECONDS,
       intervalSeconds: v.MEDIA_SWEEP_INTERVAL_SECONDS,
+    },
+    jobs: {
+      pollIntervalMs: v.JOB_POLL_INTERVAL_MS,
+      leaseSeconds: v.JOB_LEASE_SECONDS,
+      stopTimeoutSeconds: v.JOB_STOP_TIMEOUT_SECONDS,
     },
     testCrashAt: v.CANTO_TEST_CRASH_AT,
     smtpUrl: v.SMTP_URL,

@@ -42,6 +42,8 @@ async function main() {
   await bootstrap({ env, database, log: app.log, accounts: app.accounts });
   // After the demo seed, whose files precede their rows; the pass runs beside the server.
   app.mediaReconciler.start();
+  // Jobs left by a previous run (one killed mid-job runs again once its lease expires).
+  await app.jobs.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../core/clock.ts';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -17,6 +18,8 @@ export type ModuleContext = {
   log: FastifyBaseLogger;
   storage: Storage;
   mailer: Mailer;
+  /** Work that must not hold a request (docs/decisions/0013); main.ts starts the worker. */
+  jobs: JobQueue;
 };
 
 /** A feature's routes as one plugin, registered at the root (routes carry their own prefixes). */

@@ -45,9 +45,13 @@ export const jobs = pgTable(
     lengthBetween('jobs_name_len', t.name, 1, 100),
     check('jobs_attempts_range', sql`${t.attempts} >= 0 and ${t.maxAttempts} >= 1`),
     // What a claim reads: due jobs of one name, oldest first.
-    index('jobs_claim_idx').on(t.name, t.runAt, t.id).where(sql`${t.state} = 'queued'`),
+    index('jobs_claim_idx')
+      .on(t.name, t.runAt, t.id)
+      .where(sql`${t.state} = 'queued'`),
     // What the lease sweep reads: running jobs whose worker stopped renewing.
-    index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.state} = 'running'`),
+    index('jobs_lease_idx')
+      .on(t.lockedUntil)
+      .where(sql`${t.state} = 'running'`),
     // The dead letters, newest first, and the purge of old finished jobs.
     index('jobs_finished_idx')
       .on(t.state, t.finishedAt)
