@@ -8,6 +8,37 @@ import {
   songTitleRule,
 } from '../core/validation/song.rules.ts';
 
+/** The media pipeline's state for a song (issue 8): 'processing' until its renditions exist. */
+export const SONG_MEDIA_STATUSES = ['processing', 'ready', 'failed'] as const;
+export type SongMediaStatus = (typeof SONG_MEDIA_STATUSES)[number];
+
+/** A streaming rendition that is ready, signed like other audio URLs. */
+export const songRenditionDto = z.object({
+  url: z.string(),
+  mime: z.string().describe("e.g. 'audio/webm; codecs=opus', 'audio/mp4; codecs=mp4a.40.2'"),
+  codec: z.enum(['opus', 'aac']),
+  bitrate_kbps: z.number().int(),
+  bytes: z.number().int(),
+  duration: z.number().describe('seconds'),
+});
+export type SongRenditionDto = z.infer<typeof songRenditionDto>;
+
+/** EBU R128 measurements and the gain the player applies (target -14 LUFS, peak <= -1 dBTP). */
+export const songLoudnessDto = z.object({
+  integrated_lufs: z.number(),
+  true_peak_dbtp: z.number(),
+  gain_db: z.number(),
+});
+export type SongLoudnessDto = z.infer<typeof songLoudnessDto>;
+
+/** The JSON document behind `waveform_url`. */
+export const waveformDocument = z.object({
+  version: z.literal(1),
+  buckets: z.number().int(),
+  peaks: z.array(z.number().int().min(0).max(255)),
+});
+export type WaveformDocument = z.infer<typeof waveformDocument>;
+
 /**
  * Spec §3 songs. Uploaded songs have a uuid id and a `file_url` under /media; tracks from
  * the external catalogue are not stored: their id is `<source>:<external id>`, `source` is
@@ -27,6 +58,12 @@ export const songDto = z.object({
   duration: z.number().nullable().describe('seconds (millisecond precision)'),
   play_count: z.number().int(),
   created_at: z.string().describe('ISO timestamp'),
+  /** External catalogue tracks: 'ready', no renditions, no loudness, no waveform. */
+  status: z.enum(SONG_MEDIA_STATUSES),
+  /** Sorted by bitrate ascending; `file_url` stays the original (High quality, fallback). */
+  renditions: z.array(songRenditionDto),
+  loudness: songLoudnessDto.nullable(),
+  waveform_url: z.string().nullable().describe('signed URL of a WaveformDocument'),
 });
 export type SongDto = z.infer<typeof songDto>;
 
