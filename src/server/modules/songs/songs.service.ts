@@ -84,6 +84,10 @@ export function toSongDto(row: SongRow, publicUrl: MediaUrls): SongDto {
     duration: row.durationMs === null ? null : row.durationMs / 1000,
     play_count: row.playCount,
     created_at: row.createdAt.toISOString(),
+    status: 'ready',
+    renditions: [],
+    loudness: null,
+    waveform_url: null,
   };
 }
 
@@ -101,6 +105,10 @@ export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
     duration: t.durationMs === null ? null : t.durationMs / 1000,
     play_count: 0,
     created_at: (t.releasedAt ?? now).toISOString(),
+    status: 'ready',
+    renditions: [],
+    loudness: null,
+    waveform_url: null,
   };
 }
 
