@@ -1,9 +1,9 @@
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { artistLabel, audioUrlOf } from '@/web/features/catalogue/song-display.ts';
-import type { PlayableItem } from '../../../core/player/player-machine.ts';
+import type { PlayerItem } from './use-player.ts';
 
 /** A song as the player takes it, or null when it has no audio URL (spec §4). */
-export function songToPlayable(song: SongDto): PlayableItem | null {
+export function songToPlayable(song: SongDto): PlayerItem | null {
   const audioUrl = audioUrlOf(song);
   if (!audioUrl) return null;
   return {
@@ -12,5 +12,11 @@ export function songToPlayable(song: SongDto): PlayableItem | null {
     audioUrl,
     podcastTitle: artistLabel(song),
     coverArt: song.cover_art_url,
+    media: {
+      status: song.status,
+      original: audioUrl,
+      renditions: song.renditions,
+      gainDb: song.loudness?.gain_db ?? null,
+    },
   };
 }

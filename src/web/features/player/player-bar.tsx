@@ -6,6 +6,7 @@ import { Range } from '@/web/components/ui/range.tsx';
 import { formatTime } from '@/web/lib/format.ts';
 import { fallbackCover, PLACEHOLDER_COVER } from '@/web/features/catalogue/song-display.ts';
 import { useNowPlaying, usePlayerControls, usePlayerProgress } from './use-player.ts';
+import { QualityMenu } from './quality-menu.tsx';
 
 function SeekBar() {
   const { progress, duration } = usePlayerProgress();
@@ -69,7 +70,7 @@ export function PlayerBar() {
         data-player-bar
         className="fixed inset-x-0 bottom-0 z-30 border-t bg-sidebar/95 backdrop-blur-md md:left-64"
       >
-        <div className="mx-auto grid max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-2 [grid-template-areas:'info_play'_'seek_seek'] sm:h-24 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_volume'_'info_seek_volume'] md:px-6">
+        <div className="mx-auto grid max-w-[1600px] grid-cols-[minmax(0,1fr)_auto_auto] items-center gap-x-4 gap-y-1 px-4 py-2 [grid-template-areas:'info_play_volume'_'seek_seek_seek'] sm:h-24 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_volume'_'info_seek_volume'] md:px-6">
           <div className="flex min-w-0 items-center gap-3 [grid-area:info]">
             <img
               src={current.coverArt || PLACEHOLDER_COVER}
@@ -106,8 +107,12 @@ export function PlayerBar() {
             <SeekBar />
           </div>
 
-          <div className="hidden justify-end [grid-area:volume] sm:flex">
-            <VolumeControl />
+          {/* Quality on every width (data saving matters most on phones); volume from sm. */}
+          <div className="flex items-center justify-end gap-1 [grid-area:volume]">
+            <QualityMenu />
+            <div className="hidden sm:block">
+              <VolumeControl />
+            </div>
           </div>
         </div>
       </section>

@@ -3,6 +3,13 @@
 // (stable; components that only act never re-render).
 import { createContext, useContext } from 'react';
 import type { PlayableItem } from '../../../core/player/player-machine.ts';
+import type { PlayerMedia } from './rendition-choice.ts';
+
+/** A playable item with what the engine needs to pick its file and gain (issue 8). */
+export interface PlayerItem extends PlayableItem {
+  /** Null for items without pipeline media: `audioUrl` is played as it is. */
+  media: PlayerMedia | null;
+}
 
 export interface PlayerNowPlaying {
   current: PlayableItem | null;
@@ -17,7 +24,7 @@ export interface PlayerProgress {
 
 export interface PlayerControls {
   /** Plays the item, or toggles play/pause when it is already current (spec §4). */
-  load(item: PlayableItem): void;
+  load(item: PlayerItem): void;
   toggle(): void;
   /** Seconds from the start. */
   seek(seconds: number): void;
