@@ -13,6 +13,7 @@ import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
+import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
 
 export function SongCard({ song }: { song: Song }) {
   const { current, playing } = useNowPlaying();
@@ -88,6 +89,8 @@ export function SongCard({ song }: { song: Song }) {
         {song.title}
       </h3>
       <p className="truncate text-xs text-muted-foreground">{artist}</p>
+      {/* The pipeline's state is the artist's business; listeners just play the song. */}
+      {isOwner && <SongMediaStatus song={song} />}
     </article>
   );
 }

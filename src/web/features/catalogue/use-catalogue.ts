@@ -8,10 +8,13 @@ import type {
   SongDto,
 } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
+import { useSession } from '@/web/features/auth/use-session.ts';
+import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
 
 const BROWSE_SECTION = 6;
 
 export function useBrowseSongs() {
+  const userId = useSession().user?.id;
   return useQuery({
     queryKey: ['songs', 'browse'],
     queryFn: async ({ signal }) => {
@@ -22,10 +25,15 @@ export function useBrowseSongs() {
       };
     },
     staleTime: 30_000,
+    refetchInterval: pollWhileProcessing<{ trending: SongDto[]; newReleases: SongDto[] }>(
+      userId,
+      (d) => [...d.trending, ...d.newReleases],
+    ),
   });
 }
 
 export function useGenreSongs(genre: string | null) {
+  const userId = useSession().user?.id;
   return useQuery({
     queryKey: ['songs', 'genre', genre],
     queryFn: async ({ signal }) => {
@@ -34,6 +42,7 @@ export function useGenreSongs(genre: string | null) {
     },
     enabled: !!genre,
     staleTime: 30_000,
+    refetchInterval: pollWhileProcessing<SongDto[]>(userId, (songs) => songs),
   });
 }
 
@@ -45,6 +54,7 @@ const EMPTY: SearchResponse = { songs: [], podcasts: [], external: false };
  */
 export function useSearch(params: Required<Omit<SearchQuery, 'genre'>> & { genre: string }) {
   const q = params.q.trim();
+  const userId = useSession().user?.id;
   return useQuery({
     queryKey: ['search', { ...params, q }],
     queryFn: async ({ signal }): Promise<SearchResponse> => {
@@ -65,6 +75,7 @@ export function useSearch(params: Required<Omit<SearchQuery, 'genre'>> & { genre
     enabled: q.length > 0,
     retry: false,
     staleTime: 15_000,
+    refetchInterval: pollWhileProcessing<SearchResponse>(userId, (d) => d.songs),
     // Typing a letter more keeps the last results on screen until the new ones arrive.
     placeholderData: (prev, prevQuery) =>
       prevQuery && (prevQuery.queryKey[1] as { type: string }).type === params.type

@@ -3,6 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { HomeResponse, SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
+import { useSession } from '@/web/features/auth/use-session.ts';
+import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
 
 export type Song = SongDto;
 
@@ -15,6 +17,7 @@ const PER_SECTION = 6;
 const empty: HomeSongs = { recent: [], popular: [] };
 
 export function useHomeSongs() {
+  const userId = useSession().user?.id;
   return useQuery({
     queryKey: ['songs', 'home'],
     queryFn: async ({ signal }): Promise<HomeSongs> => {
@@ -29,5 +32,6 @@ export function useHomeSongs() {
       }
     },
     staleTime: 30_000,
+    refetchInterval: pollWhileProcessing<HomeSongs>(userId, (d) => [...d.recent, ...d.popular]),
   });
 }
