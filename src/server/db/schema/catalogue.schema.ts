@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  doublePrecision,
   index,
   integer,
+  pgEnum,
   pgTable,
   text,
   timestamp,
@@ -24,6 +26,14 @@ import { createdAt, lengthBetween, nonNegative } from './columns.ts';
  *   cover_art_key: cover-art, audio_key: podcasts — so files can be deleted without
  *   parsing URLs; null when the file is not ours.
  */
+
+/**
+ * The media pipeline's state for a song (docs/decisions/0014): 'processing' from upload until
+ * its renditions, loudness and waveform are stored, 'failed' once its job dead-letters.
+ * Listeners play the original meanwhile, so 'ready' is the default for rows that never had a
+ * job (external catalogue tracks, rows written by other means).
+ */
+export const songMediaStatusEnum = pgEnum('song_media_status', ['processing', 'ready', 'failed']);
 
 export const songs = pgTable(
   'songs',
@@ -47,6 +57,13 @@ export const songs = pgTable(
     durationMs: integer('duration_ms'),
     playCount: bigint('play_count', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
+    mediaStatus: songMediaStatusEnum('media_status').notNull().default('ready'),
+    /** EBU R128 integrated loudness (LUFS) and true peak (dBTP) of the original; null until measured. */
+    loudnessLufs: doublePrecision('loudness_lufs'),
+    truePeakDbtp: doublePrecision('true_peak_dbtp'),
+    /** The waveform peaks document (JSON in the music bucket, signed like audio). */
+    waveformUrl: text('waveform_url'),
+    waveformKey: text('waveform_key'),
   },
   (t) => [
     lengthBetween('songs_title_len', t.title, 1, 200),

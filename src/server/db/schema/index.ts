@@ -5,3 +5,4 @@ export * from './listening.schema.ts';
 export * from './money.schema.ts';
 export * from './notifications.schema.ts';
 export * from './jobs.schema.ts';
+export * from './media.schema.ts';

@@ -7,6 +7,7 @@ import {
   podcastEpisodes,
   podcasts,
   profiles,
+  songRenditions,
   songs,
 } from '../../db/schema/index.ts';
 import type { Bucket } from '../../storage/storage.ts';
@@ -53,6 +54,26 @@ const COLUMNS: MediaColumn[] = [
     url: songs.coverArtUrl,
     key: songs.coverArtKey,
     bucket: 'cover-art',
+    whenMissing: 'clear',
+  },
+  // The media pipeline's outputs (docs/decisions/0014). A lost rendition loses its row (the
+  // song still plays the original and the others); a lost waveform is just not drawn.
+  {
+    name: 'song_renditions.file_url',
+    table: songRenditions,
+    id: songRenditions.id,
+    url: songRenditions.fileUrl,
+    key: songRenditions.fileKey,
+    bucket: 'music',
+    whenMissing: 'delete-row',
+  },
+  {
+    name: 'songs.waveform_url',
+    table: songs,
+    id: songs.id,
+    url: songs.waveformUrl,
+    key: songs.waveformKey,
+    bucket: 'music',
     whenMissing: 'clear',
   },
   // External previews today; a stored one is protected, never repaired (songs_playable).
