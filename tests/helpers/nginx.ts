@@ -50,7 +50,10 @@ export type RunningNginx = {
   dir: string;
   stop(): Promise<void>;
   errorLog(): string;
-  /** CPU seconds the worker processes have used so far (Linux /proc), for benches. */
+  /**
+   * CPU seconds nginx's child processes (workers, cache manager) have used so far (Linux
+   * /proc), for benches.
+   */
   workerCpuSeconds(): number;
 };
 
@@ -137,8 +140,15 @@ ${options.http}
       .filter(Boolean);
     let ticks = 0;
     for (const pid of workers) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        // Gone since the listing: the cache loader exits a minute after start.
+        continue;
+      }
       // Fields after the command name: utime and stime are the 12th and 13th (proc(5)).
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const fields = stat.split(') ')[1]!.split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
     }
     return ticks / CLOCK_TICKS;
