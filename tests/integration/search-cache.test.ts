@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
-import { makeUser, makeWav, multipart, type TestUser } from './songs-helpers.ts';
+import { makeUser, uploadSong, type TestUser } from './songs-helpers.ts';
 
 // The answer cache (ADR 0011 "Answer cache"), through the API with its default TTL (10 s):
 // this process's uploads, edits and deletions show in search at once; a write made behind
@@ -26,20 +26,7 @@ describe.each(dbKinds)('search answer cache on %s', (kind) => {
     return (res.json() as { songs: Array<{ title: string }> }).songs.map((s) => s.title);
   };
 
-  async function upload(title: string) {
-    const { headers, payload } = multipart([
-      { name: 'title', value: title },
-      { name: 'file', filename: 'a.wav', data: makeWav(1) },
-    ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/songs',
-      headers: { ...headers, ...artist.headers },
-      payload,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return (res.json() as { id: string }).id;
-  }
+  const upload = async (title: string) => (await uploadSong(ctx, artist, { title })).id;
 
   it("shows this process's upload, edit and deletion at once", async () => {
     expect(await titles('quokka')).toEqual([]);

@@ -6,7 +6,7 @@ import type { Role } from '../../src/contracts/auth.contract.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { signUp } from './auth-helpers.ts';
-import { makePng, makeWav, multipart, storedFiles } from './songs-helpers.ts';
+import { makePng, multipart, storedFiles, uploadSong } from './songs-helpers.ts';
 
 type Account = { email: string; headers: { authorization: string } };
 
@@ -61,19 +61,7 @@ describe.each(dbKinds)('songs after the artist role is revoked on %s', (kind) =>
   beforeAll(async () => {
     owner = await account('artist');
     admin = await account('admin');
-    const { headers, payload } = multipart([
-      { name: 'title', value: 'Mine Once' },
-      { name: 'file', filename: 'm.wav', data: makeWav(1) },
-      { name: 'cover', filename: 'c.png', data: await makePng(100, 100) },
-    ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/songs',
-      headers: { ...headers, ...owner.headers },
-      payload,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    song = res.json();
+    song = await uploadSong(ctx, owner, { title: 'Mine Once', cover: await makePng(100, 100) });
   });
 
   it('refuses edit, cover and delete to the uploader once the role is gone', async () => {
@@ -87,7 +75,10 @@ describe.each(dbKinds)('songs after the artist role is revoked on %s', (kind) =>
       await del(owner),
     ]) {
       expect(res.statusCode).toBe(403);
-      expect(res.json().error).toEqual({ code: 'permission_denied', message: 'Artist role required' });
+      expect(res.json().error).toEqual({
+        code: 'permission_denied',
+        message: 'Artist role required',
+      });
     }
     const now = await current();
     expect(now.statusCode).toBe(200);

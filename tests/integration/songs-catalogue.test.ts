@@ -15,6 +15,7 @@ import {
   storedFiles,
   type FakeCatalogue,
   type TestUser,
+  uploadSong,
 } from './songs-helpers.ts';
 
 describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => {
@@ -369,19 +370,7 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
     beforeAll(async () => {
       owner = await makeUser(ctx, 'artist', 'Owner Artist');
       other = await makeUser(ctx, 'artist', 'Other Artist');
-      const { headers, payload } = multipart([
-        { name: 'title', value: 'Editable' },
-        { name: 'file', filename: 'e.wav', data: makeWav(1) },
-        { name: 'cover', filename: 'c.png', data: await makePng(200, 200) },
-      ]);
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/songs',
-        headers: { ...headers, ...owner.headers },
-        payload,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      song = res.json();
+      song = await uploadSong(ctx, owner, { title: 'Editable', cover: await makePng(200, 200) });
     });
 
     const patch = (user: TestUser, id: string, payload: object) =>

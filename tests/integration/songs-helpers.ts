@@ -134,6 +134,50 @@ export function multipart(parts: Part[]): { headers: Record<string, string>; pay
   };
 }
 
+/** What an upload answers with, as the tests read it. */
+export type UploadedSong = {
+  id: string;
+  title: string;
+  file_url: string;
+  cover_art_url: string | null;
+};
+
+/**
+ * Uploads a song through the API as `user` (a 1 s WAV unless `audio` is given, a cover when
+ * `cover` is) and expects 201.
+ */
+export async function uploadSong(
+  ctx: TestContext,
+  user: { headers: Record<string, string> },
+  song: { title: string; audio?: Buffer; cover: Buffer },
+): Promise<UploadedSong & { cover_art_url: string }>;
+export async function uploadSong(
+  ctx: TestContext,
+  user: { headers: Record<string, string> },
+  song: { title: string; audio?: Buffer; cover?: Buffer },
+): Promise<UploadedSong>;
+export async function uploadSong(
+  ctx: TestContext,
+  user: { headers: Record<string, string> },
+  song: { title: string; audio?: Buffer; cover?: Buffer },
+): Promise<UploadedSong> {
+  const parts: Part[] = [
+    { name: 'title', value: song.title },
+    { name: 'file', filename: 'a.wav', contentType: 'audio/wav', data: song.audio ?? makeWav(1) },
+  ];
+  if (song.cover)
+    parts.push({ name: 'cover', filename: 'c.png', contentType: 'image/png', data: song.cover });
+  const { headers, payload } = multipart(parts);
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/songs',
+    headers: { ...headers, ...user.headers },
+    payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`upload answered ${res.statusCode}: ${res.body}`);
+  return res.json() as UploadedSong;
+}
+
 /** `size` bytes of a WAV-looking stream, generated 64 kB at a time. */
 export function lazyBytes(
   size: number,

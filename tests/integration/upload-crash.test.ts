@@ -19,7 +19,7 @@ import { newKey, type Bucket, type Storage } from '../../src/server/storage/stor
 import { startS3rver } from '../helpers/s3rver.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type DbKind, type TestDatabase } from '../helpers/test-db.ts';
-import { makePng, makeUser, makeWav, multipart, rows, type TestUser } from './songs-helpers.ts';
+import { makePng, makeUser, makeWav, rows, type TestUser, uploadSong } from './songs-helpers.ts';
 
 /*
  * Issue 7 point 7: the real server (src/server/main.ts) is SIGKILLed at each step of an upload
@@ -348,19 +348,7 @@ describe.each(
     artist: TestUser,
     title: string,
   ): Promise<{ id: string; file: string; cover: string }> {
-    const { headers, payload } = multipart([
-      { name: 'title', value: title },
-      { name: 'file', filename: 'a.wav', contentType: 'audio/wav', data: wav },
-      { name: 'cover', filename: 'c.png', contentType: 'image/png', data: png },
-    ]);
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/songs',
-      headers: { ...headers, ...artist.headers },
-      payload,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const song = res.json() as { id: string; file_url: string; cover_art_url: string };
+    const song = await uploadSong(ctx, artist, { title, audio: wav, cover: png });
     return { id: song.id, file: keyOf(song.file_url)!, cover: keyOf(song.cover_art_url)! };
   }
 

@@ -5,6 +5,17 @@ import { authTokens, sessions, users } from '../../db/schema/index.ts';
 export type AuthTokensRepository = ReturnType<typeof createAuthTokensRepository>;
 export type AuthTokenKind = 'email_verification' | 'password_reset';
 
+type TokenLookup = { kind: AuthTokenKind; tokenHash: string; now: Date };
+
+/** The token, of its kind, unused and unexpired at `now`. */
+const live = (input: TokenLookup) =>
+  and(
+    eq(authTokens.tokenHash, input.tokenHash),
+    eq(authTokens.kind, input.kind),
+    isNull(authTokens.usedAt),
+    gt(authTokens.expiresAt, input.now),
+  );
+
 /** Single-use emailed tokens (password reset, email verification), stored as SHA-256. */
 export function createAuthTokensRepository(db: Db) {
   return {
@@ -26,17 +37,7 @@ export function createAuthTokensRepository(db: Db) {
 
     /** Whether the token is unused and unexpired; reads only. */
     async isLive(input: { kind: AuthTokenKind; tokenHash: string; now: Date }): Promise<boolean> {
-      const [row] = await db
-        .select({ id: authTokens.id })
-        .from(authTokens)
-        .where(
-          and(
-            eq(authTokens.tokenHash, input.tokenHash),
-            eq(authTokens.kind, input.kind),
-            isNull(authTokens.usedAt),
-            gt(authTokens.expiresAt, input.now),
-          ),
-        );
+      const [row] = await db.select({ id: authTokens.id }).from(authTokens).where(live(input));
       return row !== undefined;
     },
 
@@ -49,14 +50,7 @@ export function createAuthTokensRepository(db: Db) {
       const [row] = await db
         .update(authTokens)
         .set({ usedAt: input.now })
-        .where(
-          and(
-            eq(authTokens.tokenHash, input.tokenHash),
-            eq(authTokens.kind, input.kind),
-            isNull(authTokens.usedAt),
-            gt(authTokens.expiresAt, input.now),
-          ),
-        )
+        .where(live(input))
         .returning({ userId: authTokens.userId });
       return row ?? null;
     },
