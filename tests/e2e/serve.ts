@@ -37,10 +37,10 @@ const child = spawn(process.execPath, startArgs, {
     DEMO: '0',
     ADMIN_EMAIL: E2E_ADMIN.email,
     ADMIN_PASSWORD: E2E_ADMIN.password,
-    // 'error': the closed catalogue port below logs a warning on every Home visit.
+    // 'error': journeys' expected refusals (401s, 4xx) would otherwise fill the output.
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
-    // No external catalogue: a closed local port fails at once, so home stays empty and
-    // journeys never depend on the internet.
+    // No external catalogue: a loopback address is refused before any connection (the
+    // outbound guard), so home stays empty and journeys never depend on the internet.
     CATALOGUE_URL: 'http://127.0.0.1:9',
   },
 });
