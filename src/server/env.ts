@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -85,6 +86,7 @@ const schema = z
     STRIPE_PRICE_ID: z.string().min(1).optional(),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
     FFMPEG_PATH: z.string().min(1).optional(),
+    MEDIA_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     CATALOGUE_ALLOW_PRIVATE: bool.default(false),
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
@@ -190,6 +192,11 @@ export type Env = {
   /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
   ffmpegPath: string | undefined;
   /**
+   * ffmpeg processes this process runs at once, upload checks and transcoding jobs together
+   * (MEDIA_WORKERS; default one per core): each keeps a core busy (docs/decisions/0014).
+   */
+  mediaWorkers: number;
+  /**
    * CATALOGUE_ALLOW_PRIVATE=1 lets the catalogue be reached on loopback or private addresses:
    * for tests and development with a local fake only (otherwise such targets are refused).
    */
@@ -268,6 +275,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     ffmpegPath: v.FFMPEG_PATH,
+    mediaWorkers: v.MEDIA_WORKERS ?? Math.max(1, os.availableParallelism()),
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,

@@ -32,6 +32,12 @@ export type RegisterOptions = {
   /** Jobs of this name this process runs at once (default 1). */
   concurrency?: number;
   backoff?: Backoff;
+  /**
+   * Called in the worker that saw a job of this name go dead: its last attempt failed, or its
+   * worker died during it (then this runs in whichever worker noticed the expired lease, if
+   * that process registered the name). For state the job's owner must mark as failed.
+   */
+  onDead?: (job: JobInfo) => Promise<void>;
 };
 
 export type JobQueue = {
@@ -106,6 +112,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         run: handler as JobHandler<any>,
         concurrency,
         backoff: opts.backoff ?? defaultBackoff,
+        onDead: opts.onDead,
       });
     },
 

@@ -26,6 +26,7 @@ export type RegisteredHandler = {
   run: JobHandler<any>;
   concurrency: number;
   backoff: Backoff;
+  onDead?: (job: JobRow) => Promise<void>;
 };
 
 type Running = {
@@ -157,19 +158,32 @@ export function createJobRunner(options: RunnerOptions) {
     const row = await repository.fail(job.id, worker, describeError(failure.error), now, retryAt);
     const context = { job: job.id, name: job.name, attempt: job.attempts, err: failure.error };
     if (!row) log.warn(context, 'job queue: a job it no longer held failed');
-    else if (row.state === 'dead') log.error(context, 'job queue: job failed for good (dead)');
+    else if (row.state === 'dead') {
+      log.error(context, 'job queue: job failed for good (dead)');
+      await died(row);
+    }
     else log.warn({ ...context, retryAt: row.runAt }, 'job queue: job failed, will retry');
+  }
+
+  async function died(job: JobRow): Promise<void> {
+    try {
+      await handlers.get(job.name)?.onDead?.(job);
+    } catch (error) {
+      log.error({ err: error, job: job.id, name: job.name }, 'job queue: onDead failed');
+    }
   }
 
   /** Re-queues jobs of dead workers, purges old finished ones, then looks for work. */
   async function tick(): Promise<void> {
     const now = clock.now();
     try {
-      for (const job of await repository.requeueExpired(now))
+      for (const job of await repository.requeueExpired(now)) {
         log.warn(
           { job: job.id, name: job.name, state: job.state },
           'job queue: a worker stopped during a job; its lease expired',
         );
+        if (job.state === 'dead') await died(job);
+      }
       if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
         lastPurge = now.getTime();
         await repository.purgeDone(new Date(now.getTime() - KEEP_DONE_MS));

@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import type { Readable } from 'node:stream';
 
 /**
  * ffmpeg as a child process: uploads are measured by decoding them, not by what their headers
- * claim (issue 7 §10). The binary is FFMPEG_PATH (env.ts) or the one @ffmpeg-installer ships
- * for this platform, resolved once, on first use. It is spawned without a shell, with
- * `-nostdin`, a time limit and a server-made path only: nothing a client sent reaches its
- * arguments.
+ * claim (issue 7 §10), and the media pipeline makes renditions, loudness and peaks with it
+ * (docs/decisions/0014). The binary is FFMPEG_PATH (env.ts) or the one @ffmpeg-installer
+ * ships for this platform, resolved once, on first use. It is spawned without a shell, with
+ * `-nostdin`, a time limit and server-made paths only: nothing a client sent reaches its
+ * arguments. One instance per process caps how many run at once (MEDIA_WORKERS): each keeps
+ * a core busy.
  */
 
 /** ffmpeg demuxers for the containers uploads may be (media-intake's AudioContainer). */
@@ -17,9 +21,38 @@ export type Decoded =
   /** `why` is for the log only: ffmpeg's words name server paths. */
   | { ok: false; why: string };
 
+export type RunOptions = {
+  /** Everything after the binary; built by the server from server-made paths only. */
+  args: string[];
+  /** Killed (SIGKILL) after this long. */
+  timeoutMs: number;
+  /** Kills the process when it aborts (a job given up by its worker). */
+  signal?: AbortSignal;
+  /** Added to the process's nice value: background work yields the CPU to requests. */
+  niceness?: number;
+  /** Runs before queued work of 'background' priority (a request is waiting for it). */
+  priority?: 'request' | 'background';
+  /** Given the child's fd 3 (`pipe:3` in the arguments), e.g. raw PCM for the peaks. */
+  pipe3?: (stream: Readable) => void;
+};
+
+export type RunResult =
+  | {
+      ok: true;
+      /** The last progress report's out_time (needs `-progress pipe:1`), if any. */
+      durationMs: number | null;
+      /** The end of what ffmpeg wrote to stderr (its summaries come last). */
+      stderr: string;
+    }
+  | { ok: false; why: string; killed: boolean };
+
 export type Ffmpeg = {
   /** Decodes the first audio stream of `path` as `demuxer` to nowhere; how long it lasted. */
   decodeAudio(path: string, demuxer: Demuxer): Promise<Decoded>;
+  /** One ffmpeg run, waiting its turn under the shared cap. */
+  run(options: RunOptions): Promise<RunResult>;
+  /** The binary's path (benchmarks run it by hand beside the pipeline). */
+  binary(): string;
 };
 
 export type FfmpegOptions = {
@@ -27,13 +60,15 @@ export type FfmpegOptions = {
   binary: string | undefined;
   /** A decode still running after this is killed (a 100 MB MP3 decodes in ~6 s here). */
   timeoutMs?: number;
-  /** Decodes at once; more wait their turn (each one keeps a core busy). */
+  /** Processes at once (MEDIA_WORKERS); more wait their turn (each one keeps a core busy). */
   concurrency?: number;
 };
 
-const STDERR_KEEP = 2048;
+/** Enough of stderr's end for ebur128's summary, and of an error's last lines. */
+const STDERR_KEEP = 8192;
 
-function packagedBinary(): string {
+/** The packaged ffmpeg's path (FFMPEG_PATH unset). */
+export function packagedBinary(): string {
   // require, not import: the package finds its binary from its own __dirname, which the
   // server bundle would not have (docs/decisions/0009); this keeps it in node_modules.
   const require = createRequire(import.meta.url);
@@ -47,21 +82,90 @@ export function createFfmpeg({
 }: FfmpegOptions): Ffmpeg {
   let resolved: string | undefined;
   let running = 0;
-  const waiting: Array<() => void> = [];
+  // Two lines: a waiting upload check goes before waiting background work.
+  const waiting = { request: [] as Array<() => void>, background: [] as Array<() => void> };
+  const resolve = () => (resolved ??= binary ?? packagedBinary());
 
-  async function turn<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= concurrency) await new Promise<void>((go) => waiting.push(go));
-    running++;
+  async function turn<T>(priority: 'request' | 'background', work: () => Promise<T>): Promise<T> {
+    if (running >= concurrency) await new Promise<void>((go) => waiting[priority].push(go));
+    else running++;
     try {
       return await work();
     } finally {
-      running--;
-      waiting.shift()?.();
+      // The slot passes straight to the next in line, so nobody can take it in between.
+      const next = waiting.request.shift() ?? waiting.background.shift();
+      if (next) next();
+      else running--;
     }
   }
 
-  function run(path: string, demuxer: Demuxer): Promise<Decoded> {
-    resolved ??= binary ?? packagedBinary();
+  function spawnRun(options: RunOptions): Promise<RunResult> {
+    const bin = resolve();
+    return new Promise((done, fail) => {
+      if (options.signal?.aborted) {
+        done({ ok: false, why: 'aborted before start', killed: true });
+        return;
+      }
+      const child = spawn(bin, options.args, {
+        stdio: ['ignore', 'pipe', 'pipe', ...(options.pipe3 ? (['pipe'] as const) : [])],
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+      });
+      if (options.niceness && child.pid !== undefined) {
+        try {
+          os.setPriority(child.pid, Math.min(19, options.niceness));
+        } catch {
+          // Already gone, or not permitted here: it runs at normal priority.
+        }
+      }
+      const onAbort = () => child.kill('SIGKILL');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.pipe3) options.pipe3(child.stdio[3] as Readable);
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        // Progress blocks repeat; only the last one (after the last decoded frame) matters.
+        stdout = (stdout + d).slice(-4096);
+      });
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+        stderr = (stderr + d).slice(-STDERR_KEEP);
+      });
+      // Could not start at all (FFMPEG_PATH wrong): a server fault, not the file's.
+      child.on('error', (error) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        fail(error);
+      });
+      child.on('exit', (_code, signal) => {
+        if (!signal) return;
+        options.signal?.removeEventListener('abort', onAbort);
+        // Killed (the time limit, an abort, someone else): answer now. A wrapper script's
+        // own children could keep the pipes, and so 'close', open long after.
+        for (const stream of child.stdio) stream?.destroy();
+        const why = options.signal?.aborted
+          ? `killed by ${signal}: the job was given up`
+          : `killed by ${signal} after ${options.timeoutMs} ms`;
+        done({ ok: false, why, killed: true });
+      });
+      child.on('close', (code, signal) => {
+        if (signal) return;
+        options.signal?.removeEventListener('abort', onAbort);
+        if (code !== 0)
+          return done({ ok: false, why: `exit ${code}: ${stderr.trim()}`, killed: false });
+        const times = [...stdout.matchAll(/^out_time_us=(-?\d+)$/gm)];
+        const us = Number(times.at(-1)?.[1] ?? NaN);
+        done({
+          ok: true,
+          durationMs:
+            /progress=end/.test(stdout) && Number.isFinite(us)
+              ? Math.max(0, Math.round(us / 1000))
+              : null,
+          stderr,
+        });
+      });
+    });
+  }
+
+  async function decodeAudio(path: string, demuxer: Demuxer): Promise<Decoded> {
     const args = [
       '-nostdin',
       '-hide_banner',
@@ -82,43 +186,15 @@ export function createFfmpeg({
       '-nostats',
       '-',
     ];
-    return new Promise((resolve, reject) => {
-      const child = spawn(resolved!, args, {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: timeoutMs,
-        killSignal: 'SIGKILL',
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        // Progress blocks repeat; only the last one (after the last decoded frame) matters.
-        stdout = (stdout + d).slice(-4096);
-      });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        if (stderr.length < STDERR_KEEP) stderr = (stderr + d).slice(0, STDERR_KEEP);
-      });
-      // Could not start at all (FFMPEG_PATH wrong): a server fault, not the file's.
-      child.on('error', reject);
-      child.on('exit', (_code, signal) => {
-        if (!signal) return;
-        // Killed (the time limit): answer now. A wrapper script's own children could keep
-        // the pipes, and so 'close', open long after.
-        child.stdout.destroy();
-        child.stderr.destroy();
-        resolve({ ok: false, why: `killed by ${signal} after ${timeoutMs} ms` });
-      });
-      child.on('close', (code, signal) => {
-        if (signal) return;
-        if (code !== 0) return resolve({ ok: false, why: `exit ${code}: ${stderr.trim()}` });
-        const ended = /progress=end/.test(stdout);
-        const times = [...stdout.matchAll(/^out_time_us=(-?\d+)$/gm)];
-        const us = Number(times.at(-1)?.[1] ?? NaN);
-        if (!ended || !Number.isFinite(us))
-          return resolve({ ok: false, why: 'no progress report' });
-        resolve({ ok: true, durationMs: Math.max(0, Math.round(us / 1000)) });
-      });
-    });
+    const result = await turn('request', () => spawnRun({ args, timeoutMs }));
+    if (!result.ok) return { ok: false, why: result.why };
+    if (result.durationMs === null) return { ok: false, why: 'no progress report' };
+    return { ok: true, durationMs: result.durationMs };
   }
 
-  return { decodeAudio: (path, demuxer) => turn(() => run(path, demuxer)) };
+  return {
+    decodeAudio,
+    run: (options) => turn(options.priority ?? 'background', () => spawnRun(options)),
+    binary: resolve,
+  };
 }

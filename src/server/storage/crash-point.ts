@@ -9,7 +9,12 @@ export type CrashStep =
   | 'storage:part-written'
   | 'upload:audio-stored'
   | 'upload:cover-stored'
-  | 'upload:inserted';
+  | 'upload:inserted'
+  // The media job (tests/integration/media-pipeline.test.ts): the original copied to a temp
+  // file; the ffmpeg run done; every output stored, the song not yet pointed at them.
+  | 'media:input'
+  | 'media:transcoded'
+  | 'media:stored';
 
 export type CrashPoint = (step: CrashStep) => void;
 

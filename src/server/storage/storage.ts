@@ -25,6 +25,8 @@ export const MEDIA_TYPES = {
   png: 'image/png',
   webp: 'image/webp',
   svg: 'image/svg+xml',
+  // The media pipeline's waveform peaks (docs/decisions/0014).
+  json: 'application/json',
 } as const satisfies Record<string, string>;
 export type MediaExtension = keyof typeof MEDIA_TYPES;
 

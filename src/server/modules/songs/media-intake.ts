@@ -122,6 +122,12 @@ const DEMUXERS: Record<AudioContainer, Demuxer> = {
   m4a: 'mov',
 };
 
+/** The demuxer for a stored original's key (its extension is the container it was recognised as). */
+export function demuxerOfKey(key: string): Demuxer | null {
+  const extension = key.slice(key.lastIndexOf('.') + 1);
+  return Object.hasOwn(DEMUXERS, extension) ? DEMUXERS[extension as AudioContainer] : null;
+}
+
 type Log = { warn(obj: object, msg: string): void };
 
 /**

@@ -6,13 +6,31 @@ import { createItunesProvider } from '../../providers/catalogue/itunes.provider.
 import { withSearchCache } from './search-cache.ts';
 import { createSongsRepository } from './songs.repository.ts';
 import { songsRoutes } from './songs.routes.ts';
+import { createSongMediaRepository } from './song-media.repository.ts';
+import { createSongMediaJob, enqueueSongMedia, SONG_MEDIA_JOB } from './song-media.job.ts';
 import { createSongsService } from './songs.service.ts';
 
 /** The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api. */
 export function createSongsModule(
   ctx: ModuleContext,
-  { media }: { media: Pick<MediaModule, 'publicUrl'> },
+  { media: mediaModule }: { media: Pick<MediaModule, 'publicUrl'> },
 ): FeatureModule {
+  // One ffmpeg for the module: upload checks and media jobs share its MEDIA_WORKERS cap.
+  const ffmpeg = createFfmpeg({ binary: ctx.env.ffmpegPath, concurrency: ctx.env.mediaWorkers });
+  const media = createSongMediaRepository(ctx.database.db);
+  const crash = crashPoint(ctx.env.testCrashAt);
+  const mediaJob = createSongMediaJob({
+    media,
+    storage: ctx.storage,
+    ffmpeg,
+    tempDir: uploadTempDir(ctx.env),
+    log: ctx.log,
+    crash,
+  });
+  ctx.jobs.register(SONG_MEDIA_JOB, mediaJob.run, {
+    concurrency: ctx.env.mediaWorkers,
+    onDead: mediaJob.onDead,
+  });
   const songs = createSongsService({
     songs: withSearchCache(createSongsRepository(ctx.database.db), {
       ttlMs: ctx.env.searchCacheSeconds * 1000,
@@ -31,12 +49,14 @@ export function createSongsModule(
       clock: ctx.clock,
     }),
     tempDir: uploadTempDir(ctx.env),
-    ffmpeg: createFfmpeg({ binary: ctx.env.ffmpegPath }),
+    ffmpeg,
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
     // goes stale in the database.
-    publicUrl: media.publicUrl,
-    crash: crashPoint(ctx.env.testCrashAt),
+    publicUrl: mediaModule.publicUrl,
+    crash,
+    media,
+    enqueueMedia: (songId, tx) => enqueueSongMedia(ctx.jobs, songId, tx),
   });
   const routes = songsRoutes({ songs, clock: ctx.clock });
   return {

@@ -1,7 +1,7 @@
 import { desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { podcasts, profiles, songs } from '../../db/schema/index.ts';
+import { podcasts, profiles, songRenditions, songs } from '../../db/schema/index.ts';
 
 export type SongRow = typeof songs.$inferSelect;
 export type PodcastRow = typeof podcasts.$inferSelect;
@@ -16,7 +16,10 @@ export type NewSong = Pick<
   | 'coverArtUrl'
   | 'coverArtKey'
   | 'durationMs'
+  | 'mediaStatus'
 >;
+/** A transaction a caller may add its own writes to (the job queue's enqueue takes it). */
+export type Tx = Db;
 export type SongSort = 'relevance' | 'popular' | 'recent';
 export type ReleaseNotice = { title: string; message: string; link: string };
 
@@ -305,14 +308,17 @@ export function createSongsRepository(db: Db) {
     /**
      * The song and its `new_release` notice to every follower of the artist, in one
      * transaction; the fan-out is one INSERT … SELECT however many followers there are.
+     * `withRow` adds to the same transaction (the song's media job).
      */
     async insertAndAnnounce(
       song: NewSong,
       notice: (row: SongRow) => ReleaseNotice,
+      withRow?: (row: SongRow, tx: Tx) => Promise<unknown>,
     ): Promise<SongRow> {
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(songs).values(song).returning();
         if (!row) throw new Error('song insert returned no row');
+        if (withRow) await withRow(row, tx);
         if (row.artistId) {
           const n = notice(row);
           await tx.execute(sql`
@@ -356,9 +362,19 @@ export function createSongsRepository(db: Db) {
       });
     },
 
-    async delete(id: string): Promise<SongRow | null> {
-      const [row] = await db.delete(songs).where(eq(songs.id, id)).returning();
-      return row ?? null;
+    /** Deletes the song (its renditions' rows go with it); the row and every file key it had. */
+    async delete(id: string): Promise<{ row: SongRow; renditionKeys: string[] } | null> {
+      return db.transaction(async (tx) => {
+        // Under the row's lock, as the media job stores its outcome: the renditions read here
+        // are all there will be (a job finishing later finds no song and deletes its files).
+        await tx.select({ id: songs.id }).from(songs).where(eq(songs.id, id)).for('update');
+        const renditions = await tx
+          .select({ key: songRenditions.fileKey })
+          .from(songRenditions)
+          .where(eq(songRenditions.songId, id));
+        const [row] = await tx.delete(songs).where(eq(songs.id, id)).returning();
+        return row ? { row, renditionKeys: renditions.map((r) => r.key) } : null;
+      });
     },
 
     async newest(limit: number): Promise<SongRow[]> {

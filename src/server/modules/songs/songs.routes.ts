@@ -205,6 +205,24 @@ export const songsRoutes =
         songs.replaceCover(requirePrincipal(request).userId, request.params.id, partsOf(request)),
     );
 
+    app.post(
+      '/songs/:id/reprocess',
+      {
+        config: { access: 'artist' },
+        schema: {
+          tags: ['songs'],
+          summary:
+            "Process a song's media again after it failed (its artist only; 409 unless failed)",
+          params: songIdParams,
+          response: { 202: songDto },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(await songs.reprocess(requirePrincipal(request).userId, request.params.id)),
+    );
+
     app.delete(
       '/songs/:id',
       {

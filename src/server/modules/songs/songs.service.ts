@@ -17,7 +17,9 @@ import {
   type SearchSort,
   type SearchType,
 } from '../../../core/validation/song.rules.ts';
-import type { PodcastRow, SongRow, SongsRepository } from './songs.repository.ts';
+import type { PodcastRow, SongRow, SongsRepository, Tx } from './songs.repository.ts';
+import type { RenditionRow, SongMediaRepository } from './song-media.repository.ts';
+import { playbackGainDb } from '../../media/loudness.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
@@ -53,6 +55,10 @@ export type SongsServiceDeps = {
   publicUrl: MediaUrls;
   /** Fault injection between an upload's steps (CANTO_TEST_CRASH_AT; crash tests only). */
   crash?: CrashPoint;
+  /** The media pipeline's rows (renditions, status) and its job (docs/decisions/0014). */
+  media: SongMediaRepository;
+  /** Enqueues the song's media job in `tx`, the transaction that writes its row. */
+  enqueueMedia: (songId: string, tx: Tx) => Promise<unknown>;
 };
 
 type MediaUrls = (stored: string | null) => string | null;
@@ -69,8 +75,15 @@ const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
   return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
 };
 
-/** A song row as the API sends it; stored `/media/…` URLs go out through `publicUrl`. */
-export function toSongDto(row: SongRow, publicUrl: MediaUrls): SongDto {
+/**
+ * A song row as the API sends it; stored `/media/…` URLs go out through `publicUrl`.
+ * `renditions` are the song's rows of song_renditions, any order.
+ */
+export function toSongDto(
+  row: SongRow,
+  publicUrl: MediaUrls,
+  renditions: RenditionRow[] = [],
+): SongDto {
   return {
     id: row.id,
     artist_id: row.artistId,
@@ -84,10 +97,29 @@ export function toSongDto(row: SongRow, publicUrl: MediaUrls): SongDto {
     duration: row.durationMs === null ? null : row.durationMs / 1000,
     play_count: row.playCount,
     created_at: row.createdAt.toISOString(),
-    status: 'ready',
-    renditions: [],
-    loudness: null,
-    waveform_url: null,
+    status: row.mediaStatus,
+    renditions: [...renditions]
+      .sort((a, b) => a.bitrateKbps - b.bitrateKbps || a.format.localeCompare(b.format))
+      .map((r) => ({
+        url: publicUrl(r.fileUrl)!,
+        mime: r.mime,
+        codec: r.codec as 'opus' | 'aac',
+        bitrate_kbps: r.bitrateKbps,
+        bytes: r.bytes,
+        duration: r.durationMs / 1000,
+      })),
+    loudness:
+      row.loudnessLufs === null || row.truePeakDbtp === null
+        ? null
+        : {
+            integrated_lufs: row.loudnessLufs,
+            true_peak_dbtp: row.truePeakDbtp,
+            gain_db: playbackGainDb({
+              integratedLufs: row.loudnessLufs,
+              truePeakDbtp: row.truePeakDbtp,
+            }),
+          },
+    waveform_url: publicUrl(row.waveformUrl),
   };
 }
 
@@ -142,7 +174,15 @@ function parseField(
 
 export function createSongsService(deps: SongsServiceDeps) {
   const { songs, storage, catalogue, log } = deps;
-  const songDto = (row: SongRow) => toSongDto(row, deps.publicUrl);
+  /** Rows as DTOs with their renditions: one query for a whole list. */
+  const songDtos = async (rows: SongRow[]): Promise<SongDto[]> => {
+    const ready = rows.filter((r) => r.mediaStatus === 'ready').map((r) => r.id);
+    const renditions = await deps.media.renditionsOf(ready);
+    const bySong = new Map<string, RenditionRow[]>();
+    for (const r of renditions) bySong.set(r.songId, [...(bySong.get(r.songId) ?? []), r]);
+    return rows.map((row) => toSongDto(row, deps.publicUrl, bySong.get(row.id)));
+  };
+  const songDto = async (row: SongRow): Promise<SongDto> => (await songDtos([row]))[0]!;
   const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
   let tempReady: Promise<unknown> | undefined;
 
@@ -257,12 +297,16 @@ export function createSongsService(deps: SongsServiceDeps) {
             coverArtKey: coverKey ? `cover-art/${coverKey}` : null,
             coverArtUrl: coverKey ? mediaUrl('cover-art', coverKey) : null,
             durationMs: facts.durationMs,
+            // Listeners play the original until the renditions exist (docs/decisions/0014).
+            mediaStatus: 'processing',
           },
           (song) => ({
             title: 'New release',
             message: `${artist ?? 'An artist you follow'} released "${song.title}"`,
             link: `/profile/${artistId}`,
           }),
+          // The job commits with the row: no song without its job, no job without its song.
+          (song, tx) => deps.enqueueMedia(song.id, tx),
         );
         deps.crash?.('upload:inserted');
         return songDto(row);
@@ -332,15 +376,39 @@ export function createSongsService(deps: SongsServiceDeps) {
       return songDto(result.row);
     },
 
-    /** Deletes the row, then its files: a file without a row is garbage, a row without a file is broken. */
+    /**
+     * Deletes the row, then its files (original, cover, renditions, waveform): a file
+     * without a row is garbage, a row without a file is broken.
+     */
     async remove(userId: string, id: string): Promise<void> {
       await ownedSong(userId, id);
-      const row = await songs.delete(id);
-      if (!row) return;
+      const deleted = await songs.delete(id);
+      if (!deleted) return;
+      const { row, renditionKeys } = deleted;
       const files: Array<[Bucket, string]> = [];
       if (row.fileKey) files.push(locate(row.fileKey, 'music'));
       if (row.coverArtKey) files.push(locate(row.coverArtKey, 'cover-art'));
+      if (row.waveformKey) files.push(locate(row.waveformKey, 'music'));
+      for (const key of renditionKeys) files.push(locate(key, 'music'));
       await discard(files);
+    },
+
+    /**
+     * Issue 8: runs a song's media job again after it failed for good. 409 unless the
+     * song's status is 'failed' (processing songs have a job already; ready ones need none).
+     */
+    async reprocess(userId: string, id: string): Promise<SongDto> {
+      const song = await ownedSong(userId, id);
+      const row = await deps.media.reprocess(id, (tx) => deps.enqueueMedia(id, tx));
+      if (!row)
+        throw new AppError(
+          ErrorCode.conflict,
+          song.mediaStatus === 'processing'
+            ? 'This song is still being processed'
+            : 'Only a song whose processing failed can be processed again',
+          { status: song.mediaStatus },
+        );
+      return songDto(row);
     },
 
     /** Spec §2 home; when no song exists at all, the external catalogue's 'popular' tracks. */
@@ -349,7 +417,11 @@ export function createSongsService(deps: SongsServiceDeps) {
       const [recent, popular] = await Promise.all([songs.newest(n), songs.mostPlayed(n)]);
       // No newest song means no song at all.
       if (recent.length > 0) {
-        return { recent: recent.map(songDto), popular: popular.map(songDto), external: false };
+        return {
+          recent: await songDtos(recent),
+          popular: await songDtos(popular),
+          external: false,
+        };
       }
       const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
         (t) => externalToSongDto(t, now),
@@ -365,14 +437,14 @@ export function createSongsService(deps: SongsServiceDeps) {
     async browse(): Promise<{ trending: SongDto[]; new_releases: SongDto[] }> {
       const n = listSizes.browseSection;
       const [trending, newest] = await Promise.all([songs.mostPlayed(n), songs.newest(n)]);
-      return { trending: trending.map(songDto), new_releases: newest.map(songDto) };
+      return { trending: await songDtos(trending), new_releases: await songDtos(newest) };
     },
 
     async list(input: { genre?: string; limit: number }): Promise<SongDto[]> {
       const genre = genreFilterValue(input.genre);
       const rows =
         genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
-      return rows.map(songDto);
+      return songDtos(rows);
     },
 
     /**
@@ -404,7 +476,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         const corrected = await songs.correctTypos(q);
         if (corrected) rows = await find(corrected);
       }
-      if (rows.length > 0) return { songs: rows.map(songDto), podcasts: [], external: false };
+      if (rows.length > 0) return { songs: await songDtos(rows), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
         songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),

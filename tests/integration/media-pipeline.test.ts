@@ -1,0 +1,520 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
+import { sql } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SongDto } from '../../src/contracts/songs.contract.ts';
+import { waveformDocument } from '../../src/contracts/songs.contract.ts';
+import { tmpRoot } from '../helpers/db-templates.ts';
+import { dbKinds } from '../helpers/test-db.ts';
+import { useTestApp, type TestContext } from '../helpers/test-app.ts';
+import {
+  makePng,
+  makeUser,
+  multipart,
+  rows,
+  storedFiles,
+  type TestUser,
+  uploadSong,
+} from './songs-helpers.ts';
+
+/*
+ * Issue 8 points 2, 3 (and the faults): an upload is playable at once from its original;
+ * a job makes Opus and AAC renditions, the loudness and the waveform from it in one ffmpeg
+ * run; the song is then 'ready' with all of them, signed. A job that fails for good leaves
+ * it 'failed' (never stuck), and the artist may ask again. Deleting a song deletes every
+ * file it had. The worker runs in the test's process (the app's own queue, started here).
+ */
+
+const AUDIO_INVALID =
+  'Music file validation failed. Please ensure you are uploading a valid audio file.';
+
+const work = path.join(tmpRoot, `media-pipeline-${process.pid}`);
+/** FFMPEG_PATH: the real ffmpeg, unless a control file in `control` asks for a fault. */
+const wrapper = path.join(work, 'ffmpeg-faulty.sh');
+const control = path.join(work, 'control');
+const ctl = (name: 'kill-slow' | 'fail' | 'count', on = true) => {
+  const file = path.join(control, name);
+  if (on) fs.writeFileSync(file, '');
+  else fs.rmSync(file, { force: true });
+};
+const transcodeCalls = () => {
+  const log = path.join(control, 'calls.log');
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').length : 0;
+};
+
+function ffmpegMake(out: string, ...args: string[]): Buffer {
+  execFileSync(ffmpegPackage.path, ['-v', 'error', '-nostdin', ...args, '-y', out]);
+  return fs.readFileSync(out);
+}
+
+let stereo: Buffer;
+let taggedMp3: Buffer;
+let cutFlac: (claimedSeconds: number) => Buffer;
+
+beforeAll(async () => {
+  fs.mkdirSync(control, { recursive: true });
+  // Only transcoding runs (they use ebur128) are tampered with; upload checks run as is.
+  // kill-slow: the run is slowed to real time (-re) and its pid written, for the test to
+  // SIGKILL it mid-way; fail: ffmpeg reports an error as on a file that stops decoding.
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh
+case "$*" in
+  *ebur128*)
+    echo run >> '${control}/calls.log'
+    if [ -f '${control}/fail' ]; then echo 'Invalid data found when processing input' >&2; exit 1; fi
+    if [ -f '${control}/kill-slow' ]; then echo $$ > '${control}/pid'; exec '${ffmpegPackage.path}' -re "$@"; fi
+    ;;
+esac
+exec '${ffmpegPackage.path}' "$@"
+`,
+    { mode: 0o755 },
+  );
+  // 2 s of 44.1 kHz stereo: a 440 Hz sine peaking at -12 dBFS on both channels (-12.7 LUFS).
+  stereo = ffmpegMake(
+    path.join(work, 'stereo.wav'),
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=2:sample_rate=44100',
+    '-af',
+    'volume=2,pan=stereo|c0=c0|c1=c0',
+    '-c:a',
+    'pcm_s16le',
+  );
+  // An MP3 with a cover picture stream and absurd tags: a 5,000-character title full of
+  // control characters and right-to-left marks, a genre of 300 characters, a lyrics tag.
+  const cover = path.join(work, 'cover.png');
+  fs.writeFileSync(cover, await makePng(64, 64));
+  taggedMp3 = ffmpegMake(
+    path.join(work, 'tagged.mp3'),
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=220:duration=2:sample_rate=44100',
+    '-i',
+    cover,
+    '-map',
+    '0:a',
+    '-map',
+    '1:v',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '96k',
+    '-c:v',
+    'png',
+    '-disposition:v',
+    'attached_pic',
+    '-id3v2_version',
+    '3',
+    '-metadata',
+    `title=${'\u202eAbsurd\u0007'.repeat(600)}`,
+    '-metadata',
+    `genre=${'G'.repeat(300)}`,
+    '-metadata',
+    `lyrics=${'la '.repeat(20_000)}`,
+  );
+  // 0.1 s of real FLAC frames, then 40 kB of noise; STREAMINFO claims `seconds`.
+  const short = ffmpegMake(
+    path.join(work, 'short.flac'),
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=0.1:sample_rate=44100',
+    '-c:a',
+    'flac',
+  );
+  const noise = Buffer.alloc(40_000);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + 13) % 251;
+  cutFlac = (seconds) => {
+    const file = Buffer.concat([short, noise]);
+    // STREAMINFO's 36-bit sample count: the low 4 bits of byte 21, then bytes 22-25.
+    const total = seconds * 44100;
+    file[21] = (file[21]! & 0xf0) | Math.floor(total / 2 ** 32);
+    file.writeUInt32BE(total % 2 ** 32, 22);
+    return file;
+  };
+  return () => fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** The song as its artist's client sees it. */
+async function getSong(ctx: TestContext, user: TestUser, id: string): Promise<SongDto> {
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/songs/${id}`,
+    headers: user.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as SongDto;
+}
+
+/** Waits (real time: the worker polls every 50 ms) until the song leaves 'processing'. */
+async function settled(ctx: TestContext, user: TestUser, id: string, ms = 30_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const song = await getSong(ctx, user, id);
+    if (song.status !== 'processing') return song;
+    if (Date.now() > until) throw new Error(`song ${id} still processing after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function jobOf(ctx: TestContext, songId: string) {
+  const [job] = await rows<{ id: string; state: string; attempts: number; run_at: string }>(
+    ctx,
+    sql`select id::text as id, state::text as state, attempts, run_at::text as run_at
+        from jobs where name = 'songs.media' and payload->>'songId' = ${songId}
+        order by id desc limit 1`,
+  );
+  return job;
+}
+
+/** Moves the app's clock past any retry's backoff, then waits for the job to be claimed again. */
+async function nextAttempt(ctx: TestContext, songId: string, attempts: number) {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    ctx.clock.advance(10_000);
+    const job = await jobOf(ctx, songId);
+    if (job && job.attempts >= attempts) return job;
+    if (Date.now() > until) throw new Error(`no attempt ${attempts}: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const musicFiles = (ctx: TestContext) =>
+  storedFiles(ctx.env.dataDir).filter((f) => f.startsWith(`media${path.sep}music`));
+
+describe.each(dbKinds)('media pipeline on %s', (kind) => {
+  const ctx = useTestApp(kind, {
+    FFMPEG_PATH: wrapper,
+    JOB_POLL_INTERVAL_MS: '50',
+    MEDIA_WORKERS: '1',
+  });
+  let artist: TestUser;
+  let listener: TestUser;
+
+  beforeAll(async () => {
+    artist = await makeUser(ctx, 'artist', 'Pipeline Artist');
+    listener = await makeUser(ctx, 'listener', 'Pipeline Listener');
+    await ctx.app.jobs.start();
+  });
+  beforeEach(() => {
+    for (const f of fs.readdirSync(control)) fs.rmSync(path.join(control, f), { force: true });
+  });
+
+  it('an upload plays its original at once, then gets Opus and AAC renditions, loudness and a waveform', async () => {
+    const uploaded = (await uploadSong(ctx, artist, {
+      title: 'Pipeline Song',
+      audio: stereo,
+    })) as unknown as SongDto;
+    // Visible and playable at once: the original is the fallback while processing.
+    expect(uploaded.status).toBe('processing');
+    expect(uploaded.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=/);
+    expect(uploaded.renditions).toEqual([]);
+    expect(uploaded.loudness).toBeNull();
+    expect(uploaded.waveform_url).toBeNull();
+
+    const song = await settled(ctx, artist, uploaded.id);
+    expect(song.status).toBe('ready');
+    expect(song.file_url).toBe(uploaded.file_url);
+    expect(
+      song.renditions.map(({ codec, bitrate_kbps, mime, duration }) => ({
+        codec,
+        bitrate_kbps,
+        mime,
+        duration,
+      })),
+    ).toEqual([
+      { codec: 'opus', bitrate_kbps: 96, mime: 'audio/ogg; codecs=opus', duration: 2 },
+      { codec: 'aac', bitrate_kbps: 128, mime: 'audio/mp4; codecs=mp4a.40.2', duration: 2 },
+      { codec: 'opus', bitrate_kbps: 160, mime: 'audio/ogg; codecs=opus', duration: 2 },
+    ]);
+
+    // A listener gets the same signed URLs; each serves exactly `bytes`, with ranges and ETags.
+    const heard = await getSong(ctx, listener, uploaded.id);
+    expect(heard.renditions).toEqual(song.renditions);
+    for (const r of song.renditions) {
+      expect(r.url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.(opus|m4a)\?e=\d+&s=[\w-]+$/);
+      const full = await ctx.app.inject({ method: 'GET', url: r.url });
+      expect(full.statusCode).toBe(200);
+      expect(full.headers['content-type']).toBe(r.codec === 'opus' ? 'audio/ogg' : 'audio/mp4');
+      expect(full.rawPayload.length).toBe(r.bytes);
+      expect(r.bytes).toBeGreaterThan(1000);
+      const head = full.rawPayload.subarray(0, 8).toString('latin1');
+      if (r.codec === 'opus') expect(head.startsWith('OggS')).toBe(true);
+      else expect(head.slice(4)).toBe('ftyp');
+      const part = await ctx.app.inject({
+        method: 'GET',
+        url: r.url,
+        headers: { range: 'bytes=0-99' },
+      });
+      expect(part.statusCode).toBe(206);
+      expect(part.rawPayload.length).toBe(100);
+      const again = await ctx.app.inject({
+        method: 'GET',
+        url: r.url,
+        headers: { 'if-none-match': String(full.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+      // Unsigned, refused like any audio.
+      expect((await ctx.app.inject({ method: 'GET', url: r.url.split('?')[0]! })).statusCode).toBe(
+        403,
+      );
+    }
+    // Opus at 160 kbit/s is bigger than at 96.
+    expect(song.renditions[2]!.bytes).toBeGreaterThan(song.renditions[0]!.bytes);
+
+    // Louder than -14 LUFS: the gain is negative (the true-peak limit is far).
+    const loudness = song.loudness!;
+    expect(loudness.integrated_lufs).toBeCloseTo(-12.7, 0);
+    expect(loudness.true_peak_dbtp).toBeCloseTo(-12, 0);
+    expect(loudness.gain_db).toBeCloseTo(-14 - loudness.integrated_lufs, 2);
+
+    expect(song.waveform_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.json\?e=\d+&s=/);
+    const wave = await ctx.app.inject({ method: 'GET', url: song.waveform_url! });
+    expect(wave.statusCode).toBe(200);
+    expect(wave.headers['content-type']).toBe('application/json');
+    const doc = waveformDocument.parse(wave.json());
+    expect(doc.buckets).toBe(doc.peaks.length);
+    expect(doc.buckets).toBeGreaterThanOrEqual(990);
+    expect(doc.buckets).toBeLessThanOrEqual(1010);
+    // A sine peaking at 0.25 of full scale: 0.25 · 255 ≈ 64 in every bucket.
+    const middle = doc.peaks.slice(100, 900);
+    expect(Math.min(...middle)).toBeGreaterThan(55);
+    expect(Math.max(...middle)).toBeLessThan(70);
+  });
+
+  it('lists carry the renditions too, sorted by bitrate, for every song', async () => {
+    const a = await uploadSong(ctx, artist, { title: 'Listed One', audio: stereo });
+    await settled(ctx, artist, a.id);
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/songs?limit=50',
+      headers: listener.headers,
+    });
+    const listed = (res.json() as { songs: SongDto[] }).songs.find((s) => s.id === a.id)!;
+    expect(listed.status).toBe('ready');
+    expect(listed.renditions.map((r) => r.bitrate_kbps)).toEqual([96, 128, 160]);
+    expect(listed.loudness).not.toBeNull();
+    expect(listed.waveform_url).not.toBeNull();
+  });
+
+  it('deleting a song deletes its original, every rendition and the waveform', async () => {
+    const before = musicFiles(ctx);
+    const song = await uploadSong(ctx, artist, { title: 'Doomed', audio: stereo });
+    await settled(ctx, artist, song.id);
+    const added = musicFiles(ctx).filter((f) => !before.includes(f));
+    // original + 3 renditions + waveform
+    expect(added.map((f) => path.extname(f)).sort()).toEqual([
+      '.json',
+      '.m4a',
+      '.opus',
+      '.opus',
+      '.wav',
+    ]);
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/songs/${song.id}`,
+      headers: artist.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    expect(musicFiles(ctx)).toEqual(before);
+    const left = await rows(ctx, sql`select 1 from song_renditions where song_id = ${song.id}`);
+    expect(left).toEqual([]);
+  });
+
+  it('a song deleted while its job runs leaves no file behind', async () => {
+    const before = musicFiles(ctx);
+    ctl('kill-slow'); // -re: the run takes the song's 2 s
+    const song = await uploadSong(ctx, artist, { title: 'Deleted Mid-Job', audio: stereo });
+    const pidFile = path.join(control, 'pid');
+    const until = Date.now() + 10_000;
+    while (!fs.existsSync(pidFile) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    const res = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/songs/${song.id}`,
+      headers: artist.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    const wait = Date.now() + 15_000;
+    while ((await jobOf(ctx, song.id))?.state !== 'done' && Date.now() < wait)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await jobOf(ctx, song.id))?.state).toBe('done');
+    expect(musicFiles(ctx)).toEqual(before);
+    expect(storedFiles(ctx.env.dataDir).filter((f) => f.startsWith('tmp'))).toEqual([]);
+  });
+
+  it('ffmpeg killed mid-job: the job runs again and the song ends ready', async () => {
+    ctl('kill-slow');
+    const song = await uploadSong(ctx, artist, { title: 'Killed Encoder', audio: stereo });
+    const pidFile = path.join(control, 'pid');
+    const until = Date.now() + 10_000;
+    while (!fs.existsSync(pidFile) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    ctl('kill-slow', false);
+    await new Promise((r) => setTimeout(r, 300)); // mid-way through its 2 s
+    process.kill(pid, 'SIGKILL');
+    await nextAttempt(ctx, song.id, 2);
+    const done = await settled(ctx, artist, song.id);
+    expect(done.status).toBe('ready');
+    expect(done.renditions).toHaveLength(3);
+    expect(transcodeCalls()).toBe(2);
+    expect(storedFiles(ctx.env.dataDir).filter((f) => f.startsWith('tmp'))).toEqual([]);
+  });
+
+  it('a job that keeps failing ends failed (never stuck); the artist retries and it becomes ready', async () => {
+    const before = musicFiles(ctx);
+    ctl('fail');
+    const song = await uploadSong(ctx, artist, { title: 'Unlucky', audio: stereo });
+    // Five attempts, the clock moved past each backoff.
+    for (let attempt = 2; attempt <= 5; attempt++) await nextAttempt(ctx, song.id, attempt);
+    const failed = await settled(ctx, artist, song.id);
+    expect(failed.status).toBe('failed');
+    expect((await jobOf(ctx, song.id))?.state).toBe('dead');
+    // Still playable from its original; nothing of the failed attempts is left.
+    expect(failed.file_url).not.toBeNull();
+    expect(failed.renditions).toEqual([]);
+    expect(musicFiles(ctx).filter((f) => !before.includes(f))).toHaveLength(1);
+    expect(storedFiles(ctx.env.dataDir).filter((f) => f.startsWith('tmp'))).toEqual([]);
+
+    // Only its artist may retry.
+    const other = await makeUser(ctx, 'artist', 'Other Artist');
+    const stranger = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/${song.id}/reprocess`,
+      headers: other.headers,
+    });
+    expect(stranger.statusCode).toBe(403);
+    const byListener = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/${song.id}/reprocess`,
+      headers: listener.headers,
+    });
+    expect(byListener.statusCode).toBe(403);
+
+    ctl('fail', false);
+    const retry = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/${song.id}/reprocess`,
+      headers: artist.headers,
+    });
+    expect(retry.statusCode, retry.body).toBe(202);
+    expect((retry.json() as SongDto).status).toBe('processing');
+    const ready = await settled(ctx, artist, song.id);
+    expect(ready.status).toBe('ready');
+    expect(ready.renditions).toHaveLength(3);
+  });
+
+  it('reprocess is a 409 unless the song failed, and changes nothing', async () => {
+    const song = await uploadSong(ctx, artist, { title: 'Fine Song', audio: stereo });
+    const first = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/${song.id}/reprocess`,
+      headers: artist.headers,
+    });
+    const jobs = await rows(ctx, sql`select 1 from jobs where payload->>'songId' = ${song.id}`);
+    expect(jobs).toHaveLength(1);
+    // processing (the job may already be done on a fast machine: then it is ready)
+    expect(first.statusCode).toBe(409);
+    expect(first.json().error.code).toBe('duplicate');
+    await settled(ctx, artist, song.id);
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/${song.id}/reprocess`,
+      headers: artist.headers,
+    });
+    expect(second.statusCode).toBe(409);
+    expect((await getSong(ctx, artist, song.id)).status).toBe('ready');
+    const missing = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/songs/00000000-0000-4000-8000-000000000000/reprocess`,
+      headers: artist.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('an MP3 with a cover-art stream and absurd tags: renditions carry the audio only, no tags', async () => {
+    const { headers, payload } = multipart([
+      { name: 'file', filename: 'tagged.mp3', contentType: 'audio/mpeg', data: taggedMp3 },
+    ]);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: { ...headers, ...artist.headers },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const song = await settled(ctx, artist, (res.json() as SongDto).id);
+    expect(song.status).toBe('ready');
+    for (const r of song.renditions) {
+      const file = path.join(work, `out-${r.bitrate_kbps}${r.codec === 'aac' ? '.m4a' : '.opus'}`);
+      fs.writeFileSync(file, (await ctx.app.inject({ method: 'GET', url: r.url })).rawPayload);
+      // It decodes (throws otherwise)…
+      execFileSync(ffmpegPackage.path, ['-v', 'error', '-i', file, '-f', 'null', '-'], {
+        stdio: 'pipe',
+      });
+      const info = (() => {
+        try {
+          execFileSync(ffmpegPackage.path, ['-hide_banner', '-i', file], { stdio: 'pipe' });
+          return '';
+        } catch (error) {
+          // ffmpeg -i without an output exits 1 after describing the input.
+          return String((error as { stderr: Buffer }).stderr);
+        }
+      })();
+      expect(info.match(/Stream #/g)).toHaveLength(1);
+      expect(info).not.toMatch(/Video:/);
+      expect(info).not.toContain('Absurd');
+      expect(info).not.toContain('la la');
+    }
+  });
+
+  it('a file that decodes for 0.1 s and then fails: its 0.1 s become a song that ends ready', async () => {
+    // ffmpeg decodes the good frames and skips the noise; the claim (3 s) is within the
+    // 5 s tolerance of upload checks, so the upload stands as what decodes.
+    const { headers, payload } = multipart([
+      { name: 'file', filename: 'cut.flac', contentType: 'audio/flac', data: cutFlac(3) },
+    ]);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: { ...headers, ...artist.headers },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect((res.json() as SongDto).duration).toBe(0.1);
+    const song = await settled(ctx, artist, (res.json() as SongDto).id);
+    expect(song.status).toBe('ready');
+    expect(song.renditions.map((r) => r.duration)).toEqual([0.1, 0.1, 0.1]);
+    const wave = await ctx.app.inject({ method: 'GET', url: song.waveform_url! });
+    expect(waveformDocument.parse(wave.json()).buckets).toBeGreaterThan(700);
+  });
+
+  it('the same file claiming 30 s is refused at upload, leaving nothing and queueing no job', async () => {
+    const before = {
+      files: storedFiles(ctx.env.dataDir),
+      jobs: await rows(ctx, sql`select id from jobs`),
+    };
+    const { headers, payload } = multipart([
+      { name: 'file', filename: 'cut.flac', contentType: 'audio/flac', data: cutFlac(30) },
+    ]);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: { ...headers, ...artist.headers },
+      payload,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({
+      message: AUDIO_INVALID,
+      details: { reason: 'duration_mismatch' },
+    });
+    expect(storedFiles(ctx.env.dataDir)).toEqual(before.files);
+    expect(await rows(ctx, sql`select id from jobs`)).toEqual(before.jobs);
+  });
+});
