@@ -165,25 +165,53 @@ async function upload(url: string, token: string, wav: Buffer, png: Buffer) {
 
 const keyOf = (mediaUrl: string | null) => mediaUrl?.split('?')[0]!.split('/').pop();
 
-/** Storage and rows agree: no temp or unfinished file, and stored keys = the rows' keys. */
-function expectAgreement(dataDir: string, rows: Array<{ file: string; cover: string | null }>) {
+type Listed = { file: string; cover: string | null; media?: string[] };
+
+/**
+ * Storage and rows agree: no temp or unfinished file, and stored keys = the rows' keys (the
+ * original and, once its media job ran, the renditions and the waveform: issue 8).
+ */
+function expectAgreement(dataDir: string, rows: Listed[]) {
   const disk = onDisk(dataDir);
   expect(disk.tmp).toEqual([]);
   expect(disk.part).toEqual([]);
-  expect(disk.music.sort()).toEqual(rows.map((r) => r.file).sort());
+  expect(disk.music.sort()).toEqual(rows.flatMap((r) => [r.file, ...(r.media ?? [])]).sort());
   expect(disk['cover-art'].sort()).toEqual(rows.flatMap((r) => (r.cover ? [r.cover] : [])).sort());
 }
 
-/** The songs as the running server lists them. */
-async function listed(url: string, token: string) {
-  const res = await fetch(`${url}/api/songs?limit=50`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { songs } = (await res.json()) as {
-    songs: Array<{ file_url: string; cover_art_url: string | null }>;
-  };
-  return songs.map((s) => ({ file: keyOf(s.file_url)!, cover: keyOf(s.cover_art_url) ?? null }));
+type ListedSong = {
+  file_url: string;
+  cover_art_url: string | null;
+  status: string;
+  renditions: Array<{ url: string }>;
+  waveform_url: string | null;
+};
+
+/**
+ * The songs as the running server lists them, once their media jobs are done (the server's
+ * worker runs them in the background, docs/decisions/0014).
+ */
+async function listed(url: string, token: string): Promise<Listed[]> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/api/songs?limit=50`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { songs } = (await res.json()) as { songs: ListedSong[] };
+    if (songs.some((s) => s.status === 'processing') && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    return songs.map((s) => ({
+      file: keyOf(s.file_url)!,
+      cover: keyOf(s.cover_art_url) ?? null,
+      media: [
+        ...s.renditions.map((r) => keyOf(r.url)!),
+        ...(s.waveform_url ? [keyOf(s.waveform_url)!] : []),
+      ],
+    }));
+  }
 }
 
 afterAll(() => {
@@ -254,13 +282,25 @@ describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind)
       kind === 'pglite' ? await openPglite(path.join(db.dataDir, 'db')) : db.database;
     try {
       const result = (await database.db.execute(
-        sql`select file_key, cover_art_key from songs order by created_at`,
-      )) as unknown as { rows: Array<{ file_key: string; cover_art_key: string | null }> };
+        sql`select file_key, cover_art_key, waveform_key,
+              array(select r.file_key from song_renditions r where r.song_id = songs.id) as renditions
+            from songs order by created_at`,
+      )) as unknown as {
+        rows: Array<{
+          file_key: string;
+          cover_art_key: string | null;
+          waveform_key: string | null;
+          renditions: string[];
+        }>;
+      };
       expectAgreement(
         db.dataDir,
         result.rows.map((r) => ({
           file: r.file_key.replace('music/', ''),
           cover: r.cover_art_key?.replace('cover-art/', '') ?? null,
+          media: [...r.renditions, ...(r.waveform_key ? [r.waveform_key] : [])].map((k) =>
+            k.replace('music/', ''),
+          ),
         })),
       );
       expect(result.rows).toHaveLength(expectedRows + 1);
