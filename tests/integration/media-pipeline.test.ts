@@ -1,13 +1,17 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { sql } from 'drizzle-orm';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SongDto } from '../../src/contracts/songs.contract.ts';
 import { waveformDocument } from '../../src/contracts/songs.contract.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
-import { dbKinds } from '../helpers/test-db.ts';
+import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
+import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
+import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
+import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import {
   makePng,
@@ -517,4 +521,148 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
     expect(storedFiles(ctx.env.dataDir)).toEqual(before.files);
     expect(await rows(ctx, sql`select id from jobs`)).toEqual(before.jobs);
   });
+});
+
+/*
+ * The real server (src/server/main.ts, whose worker runs the job) SIGKILLs itself once a
+ * media job has stored every output but before the song points at them
+ * (CANTO_TEST_CRASH_AT=media:stored). Restarted on the same DATA_DIR and database, the job's
+ * lease expires, it runs again under the same names, and what is stored is exactly what the
+ * rows name: no orphan rendition, no temp file. The reconciler's age is an hour here, so it
+ * is the job's own naming, not a sweep, that leaves nothing behind.
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(db: TestDatabase, crashAt?: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: db.dataDir,
+      DATABASE_URL: db.url ?? '',
+      SECRET_KEY: 'media-crash-secret-key-media-crash-secret-key',
+      PUBLIC_URL: 'http://canto.test',
+      DEMO: '0',
+      CANTO_DEV: '1',
+      LOG_LEVEL: 'warn',
+      CATALOGUE_URL: 'http://127.0.0.1:9',
+      MEDIA_SWEEP_AGE_SECONDS: '3600',
+      JOB_LEASE_SECONDS: '1',
+      JOB_POLL_INTERVAL_MS: '100',
+      CANTO_TEST_CRASH_AT: crashAt ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c));
+  child.stderr!.on('data', (c: Buffer) => (output += c));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(signal ?? code);
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/api/health`).catch(() => null);
+    if (res?.ok) break;
+    if (Date.now() > until || child.exitCode !== null)
+      throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url, exited };
+}
+
+const filesIn = (dir: string) =>
+  fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile())
+    : [];
+const keyOf = (url: string) => url.split('?')[0]!.split('/').pop()!;
+
+describe.each(dbKinds)('a server killed with -9 during a media job, on %s', (kind) => {
+  let db: TestDatabase;
+  const ARTIST = { email: 'media-crash@canto.test', password: 'crash-pass-123', displayName: 'MC' };
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    const { userId } = await createAccountsService({
+      users: createUsersRepository(db.database.db),
+    }).create(ARTIST);
+    await createRolesRepository(db.database.db).grant(userId, 'artist');
+    // PGlite is one process at a time: the server child opens it from here on.
+    if (kind === 'pglite') await db.database.close();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('runs the job again after a restart and leaves exactly the files the rows name', async () => {
+    const music = path.join(db.dataDir, 'media', 'music');
+    const tmp = path.join(db.dataDir, 'tmp');
+    const crashing = await startServer(db, 'media:transcoded');
+    const signIn = await fetch(`${crashing.url}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ARTIST.email, password: ARTIST.password }),
+    });
+    const { access_token: token } = (await signIn.json()) as { access_token: string };
+    const form = new FormData();
+    form.append('title', 'Crash Mid-Job');
+    form.append('file', new Blob([new Uint8Array(stereo)], { type: 'audio/wav' }), 'c.wav');
+    // The answer may or may not get out before the worker reaches the crash point.
+    await fetch(`${crashing.url}/api/songs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    }).catch(() => null);
+    expect(await crashing.exited).toBe('SIGKILL');
+    // Killed after encoding: the original stored, the job's temp input and three encodings.
+    expect(filesIn(music)).toHaveLength(1);
+    expect(filesIn(tmp)).toHaveLength(4);
+
+    // The next server runs the job again once its lease is over, and dies after storing the
+    // outputs, before the song points at them.
+    const again = await startServer(db, 'media:stored');
+    expect(await again.exited).toBe('SIGKILL');
+    expect(filesIn(music)).toHaveLength(5);
+    expect(filesIn(tmp)).toEqual([]);
+
+    const server = await startServer(db);
+    try {
+      const until = Date.now() + 60_000;
+      let song: SongDto | undefined;
+      for (;;) {
+        const res = await fetch(`${server.url}/api/songs?limit=5`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        song = ((await res.json()) as { songs: SongDto[] }).songs[0];
+        if (song?.status === 'ready' || Date.now() > until) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(song?.status).toBe('ready');
+      expect(song!.renditions).toHaveLength(3);
+      const named = [song!.file_url!, song!.waveform_url!, ...song!.renditions.map((r) => r.url)];
+      expect(filesIn(music).sort()).toEqual(named.map(keyOf).sort());
+      expect(filesIn(tmp)).toEqual([]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 180_000);
 });

@@ -52,12 +52,17 @@ const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
  * A name that is the same for every attempt of one job and different for every other job:
  * a re-run writes over what an interrupted attempt left (temp files and stored objects), and
  * a reprocess (a new job) never writes over files a client may have cached. A UUID-shaped
- * SHA-256 of the job and the output's role, so it is a valid storage key (newKey's form).
+ * SHA-256 of the job, its song and the output's role, so it is a valid storage key (newKey's
+ * form).
  */
-export function jobScopedName(jobId: string, role: string, extension: string): string {
+export function jobScopedName(
+  job: { id: string; songId: string },
+  role: string,
+  extension: string,
+): string {
   const h = crypto
     .createHash('sha256')
-    .update(`${SONG_MEDIA_JOB}\n${jobId}\n${role}`)
+    .update(`${SONG_MEDIA_JOB}\n${job.id}\n${job.songId}\n${role}`)
     .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}.${extension}`;
 }
@@ -103,13 +108,22 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
     const demuxer = demuxerOfKey(key);
     if (!demuxer) throw new Error(`songs.media: no demuxer for ${key}`);
 
+    // The song too: job ids start again with a new database, stored files may not.
+    const scope = { id: job.id, songId };
+    const waveformKey = jobScopedName(scope, 'waveform', 'json');
+    // This job finished before (its worker died before recording that): nothing to do, and
+    // nothing to risk — a failing re-run must not delete files the song points at.
+    if (song.waveformKey === `music/${waveformKey}`) return;
+
     await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
-    const temp = (role: string) => path.join(deps.tempDir, jobScopedName(job.id, role, 'upload'));
+    const temp = (role: string) => path.join(deps.tempDir, jobScopedName(scope, role, 'upload'));
     const input = temp('input');
     const outputs = Object.fromEntries(RENDITIONS.map((r) => [r.format, temp(r.format)])) as Record<
       RenditionFormat,
       string
     >;
+    const removeTemps = () =>
+      Promise.all([input, ...Object.values(outputs)].map((f) => fsp.rm(f, { force: true })));
     const stored: Array<[Bucket, string]> = [];
     try {
       await pipeline(await storage.read(bucket, key), fs.createWriteStream(input));
@@ -124,7 +138,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
 
       const renditions = [];
       for (const r of RENDITIONS) {
-        const objectKey = jobScopedName(job.id, r.format, r.extension);
+        const objectKey = jobScopedName(scope, r.format, r.extension);
         const { size } = await storage.put(
           'music',
           objectKey,
@@ -147,12 +161,13 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
           durationMs: song.durationMs ?? result.durationMs,
         });
       }
-      const waveformKey = jobScopedName(job.id, 'waveform', 'json');
       await storage.put('music', waveformKey, Readable.from([JSON.stringify(result.waveform)]), {
         contentType: MEDIA_TYPES.json,
         maxBytes: 1024 * 1024,
       });
       stored.push(['music', waveformKey]);
+      // The temp files are done with: gone before the song shows 'ready'.
+      await removeTemps();
       deps.crash?.('media:stored');
 
       const done = await media.complete(songId, {
@@ -171,7 +186,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
       await discard(stored);
       throw error;
     } finally {
-      await Promise.all([input, ...Object.values(outputs)].map((f) => fsp.rm(f, { force: true })));
+      await removeTemps();
     }
   }
 

@@ -11,6 +11,7 @@ export type MediaSource = {
   fileKey: string | null;
   durationMs: number | null;
   mediaStatus: 'processing' | 'ready' | 'failed';
+  waveformKey: string | null;
 };
 
 export type MediaOutcome = {
@@ -35,6 +36,7 @@ export function createSongMediaRepository(db: Db) {
           fileKey: songs.fileKey,
           durationMs: songs.durationMs,
           mediaStatus: songs.mediaStatus,
+          waveformKey: songs.waveformKey,
         })
         .from(songs)
         .where(eq(songs.id, songId))
