@@ -4,6 +4,8 @@ import type { Database } from './db/client.ts';
 import { AppError, ErrorCode } from '../core/errors.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createDemoRepository } from './demo/demo.repository.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import { enqueueSongMedia } from './modules/songs/songs.module.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import {
@@ -25,6 +27,10 @@ export type BootstrapDeps = {
   now?: () => Date;
   /** Where the demo credentials block goes; the console by default so it reads as one block. */
   print?: (text: string) => void;
+  /** The app's queue (app.jobs): demo songs get their media jobs like uploads. */
+  jobs?: JobQueue;
+  /** Seconds of audio per demo song (tests keep them short). */
+  demoSongSeconds?: (index: number) => number;
 };
 
 export type BootstrapResult = { admin: 'created' | 'promoted' | 'none'; demo: DemoResult | null };
@@ -57,6 +63,8 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
         storage,
         now: deps.now ?? (() => new Date()),
         withAdmin: !env.admin,
+        songSeconds: deps.demoSongSeconds,
+        enqueueMedia: deps.jobs && ((songId, tx) => enqueueSongMedia(deps.jobs!, songId, tx)),
       });
       log.info({ ...(await demoRepo.counts()), ms: Date.now() - started }, 'demo content seeded');
       (deps.print ?? ((text: string) => console.log(text)))(credentialsBlock(demo));

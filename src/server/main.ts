@@ -39,7 +39,7 @@ async function main() {
       'the web app is not built: pages answer 503 until `npm run build` (npm start builds it)',
     );
   }
-  await bootstrap({ env, database, log: app.log, accounts: app.accounts });
+  await bootstrap({ env, database, log: app.log, accounts: app.accounts, jobs: app.jobs });
   // After the demo seed, whose files precede their rows; the pass runs beside the server.
   app.mediaReconciler.start();
   // Jobs left by a previous run (one killed mid-job runs again once its lease expires).

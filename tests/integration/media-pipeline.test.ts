@@ -666,3 +666,53 @@ describe.each(dbKinds)('a server killed with -9 during a media job, on %s', (kin
     }
   }, 180_000);
 });
+
+/*
+ * Point 5: demo content goes through the same pipeline. The seed only enqueues (its songs
+ * are 'processing' and playable from their originals when it returns, so the first start
+ * does not wait for encoders); the worker then gives every demo song its renditions and
+ * waveform in the background.
+ */
+describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
+  const ctx = useTestApp(kind, { DEMO: '1', JOB_POLL_INTERVAL_MS: '50', MEDIA_WORKERS: '2' });
+
+  it('seeds playable songs at once and processes them in the background', async () => {
+    const { bootstrap } = await import('../../src/server/bootstrap.ts');
+    const result = await bootstrap({
+      env: ctx.env,
+      database: ctx.db.database,
+      log: ctx.app.log,
+      accounts: ctx.app.accounts,
+      jobs: ctx.app.jobs,
+      demoSongSeconds: () => 1,
+      print: () => {},
+    });
+    expect(result.demo?.songs).toBe(12);
+    const statuses = async () =>
+      rows<{ status: string; n: number }>(
+        ctx,
+        sql`select media_status::text as status, count(*)::int as n from songs group by 1`,
+      );
+    // Nothing was encoded inline: the worker has not started yet.
+    expect(await statuses()).toEqual([{ status: 'processing', n: 12 }]);
+    expect(
+      await rows(ctx, sql`select 1 from jobs where name = 'songs.media' and state = 'queued'`),
+    ).toHaveLength(12);
+
+    await ctx.app.jobs.start();
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      const s = await statuses();
+      if (s.length === 1 && s[0]!.status === 'ready') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await statuses()).toEqual([{ status: 'ready', n: 12 }]);
+    const [counts] = await rows<{ renditions: number; waveforms: number; loud: number }>(
+      ctx,
+      sql`select (select count(*)::int from song_renditions) as renditions,
+            (select count(*)::int from songs where waveform_key is not null) as waveforms,
+            (select count(*)::int from songs where loudness_lufs is not null) as loud`,
+    );
+    expect(counts).toEqual({ renditions: 36, waveforms: 12, loud: 12 });
+  }, 120_000);
+});

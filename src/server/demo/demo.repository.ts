@@ -60,13 +60,25 @@ export function createDemoRepository(db: Db) {
       return catalogue?.rows ? 'used' : 'partial';
     },
 
-    /** Everything but the accounts, in one transaction: all of it or none. */
-    async insertContent(c: DemoContent): Promise<void> {
+    /**
+     * Everything but the accounts, in one transaction: all of it or none. `withSongs` adds
+     * to it once the songs are in (their media jobs, which then commit with them).
+     */
+    async insertContent(
+      c: DemoContent,
+      withSongs?: (songIds: string[], tx: Db) => Promise<unknown>,
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         for (const { userId, bio } of c.bios) {
           await tx.update(profiles).set({ bio }).where(eq(profiles.userId, userId));
         }
-        if (c.songs.length) await tx.insert(songs).values(c.songs);
+        if (c.songs.length) {
+          const ids = await tx.insert(songs).values(c.songs).returning({ id: songs.id });
+          await withSongs?.(
+            ids.map((r) => r.id),
+            tx,
+          );
+        }
         if (c.podcasts.length) await tx.insert(podcasts).values(c.podcasts);
         if (c.episodes.length) await tx.insert(podcastEpisodes).values(c.episodes);
         if (c.follows.length) await tx.insert(userFollows).values(c.follows);

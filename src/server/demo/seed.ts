@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuthModule } from '../modules/auth/auth.module.ts';
 import type { RolesModule } from '../modules/roles/roles.module.ts';
 import type { DemoContent, DemoRepository } from './demo.repository.ts';
+import type { Db as Tx } from '../db/client.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../storage/storage.ts';
 import { renderCover } from './covers.ts';
@@ -32,6 +33,12 @@ export type DemoDeps = {
   withAdmin: boolean;
   /** Seconds of audio per song; tests pass a few to stay fast. */
   songSeconds?: (index: number) => number;
+  /**
+   * Enqueues a song's media job in the transaction that writes it (the songs module's):
+   * demo songs go through the same pipeline as uploads, in the background once the server
+   * runs (docs/decisions/0014). Without it they keep their originals only.
+   */
+  enqueueMedia?: (songId: string, tx: Tx) => Promise<unknown>;
 };
 
 export type DemoAccount = {
@@ -243,6 +250,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         coverArtUrl: cover.url,
         coverArtKey: cover.key,
         durationMs,
+        // Playable from the original at once; renditions follow in the background.
+        mediaStatus: deps.enqueueMedia ? 'processing' : 'ready',
         playCount: s.plays,
         createdAt: new Date(now - (i + 1) * 13 * HOUR),
       });
@@ -389,7 +398,14 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       });
     }
 
-    await deps.repo.insertContent(content);
+    const enqueue = deps.enqueueMedia;
+    await deps.repo.insertContent(
+      content,
+      enqueue &&
+        (async (songIds, tx) => {
+          for (const songId of songIds) await enqueue(songId, tx);
+        }),
+    );
     return { accounts: made, songs: content.songs.length, episodes: content.episodes.length };
   } catch (error) {
     await removeWritten();

@@ -10,7 +10,13 @@ import { createSongMediaRepository } from './song-media.repository.ts';
 import { createSongMediaJob, enqueueSongMedia, SONG_MEDIA_JOB } from './song-media.job.ts';
 import { createSongsService } from './songs.service.ts';
 
-/** The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api. */
+/** A song's media job, for songs written outside this module (the demo seed). */
+export { enqueueSongMedia } from './song-media.job.ts';
+
+/**
+ * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
+ * each song's media job (renditions, loudness, waveform: docs/decisions/0014).
+ */
 export function createSongsModule(
   ctx: ModuleContext,
   { media: mediaModule }: { media: Pick<MediaModule, 'publicUrl'> },
