@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from './env.ts';
 
@@ -58,6 +59,12 @@ describe('parseEnv', () => {
   it('ends sessions 90 days after sign-in unless SESSION_MAX_LIFETIME_DAYS says otherwise', () => {
     expect(parseEnv({}).sessionMaxLifetimeDays).toBe(90);
     expect(parseEnv({ SESSION_MAX_LIFETIME_DAYS: '7' }).sessionMaxLifetimeDays).toBe(7);
+  });
+
+  it('runs one ffmpeg per core unless MEDIA_WORKERS says otherwise (at least 1)', () => {
+    expect(parseEnv({}).mediaWorkers).toBe(os.availableParallelism());
+    expect(parseEnv({ MEDIA_WORKERS: '3' }).mediaWorkers).toBe(3);
+    expect(() => parseEnv({ MEDIA_WORKERS: '0' })).toThrow(/MEDIA_WORKERS/);
   });
 
   it('refuses private catalogue targets and waits 3 s unless told otherwise', () => {

@@ -81,4 +81,73 @@ describe('ffmpeg', () => {
     }
     expect(most).toBe(2);
   });
+
+  it('runs background work with a higher nice value, and the child gets no shell', async () => {
+    // The stand-in prints its own nice value (field 19 of /proc/self/stat) and its arguments.
+    const binary = script(
+      'nice',
+      `echo "nice=$(cut -d' ' -f19 /proc/$$/stat)" >&2; printf '%s|' "$@" >&2`,
+    );
+    const ffmpeg = createFfmpeg({ binary });
+    const result = await ffmpeg.run({
+      args: ['-i', 'file:/x; rm -rf /', '$(id)'],
+      timeoutMs: 5000,
+      niceness: 10,
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.stderr).toContain('nice=10');
+    // Arguments arrive as given: nothing interpreted them.
+    expect(result.stderr).toContain('-i|file:/x; rm -rf /|$(id)|');
+  });
+
+  it('kills a run whose job is given up (its signal aborts)', async () => {
+    const ffmpeg = createFfmpeg({ binary: script('hang', 'sleep 10') });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = ffmpeg.run({ args: [], timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    expect(await pending).toEqual({
+      ok: false,
+      why: 'killed by SIGKILL: the job was given up',
+      killed: true,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('lets an upload check go before background work waiting for the same slot', async () => {
+    const log = path.join(dir, 'order.log');
+    const binary = script(
+      'order',
+      `echo "$1" >> '${log}'; sleep 0.2\nprintf 'out_time_us=1000\\nprogress=end\\n'`,
+    );
+    const ffmpeg = createFfmpeg({ binary, concurrency: 1 });
+    const work = [
+      ffmpeg.run({ args: ['bg1'], timeoutMs: 5000 }),
+      ffmpeg.run({ args: ['bg2'], timeoutMs: 5000 }),
+      ffmpeg.run({ args: ['bg3'], timeoutMs: 5000 }),
+    ];
+    await new Promise((r) => setTimeout(r, 50));
+    const check = ffmpeg.decodeAudio(wav(1), 'wav');
+    await Promise.all([...work, check]);
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+      'bg1',
+      '-nostdin',
+      'bg2',
+      'bg3',
+    ]);
+  });
+
+  it('hands fd 3 to the caller (the waveform PCM)', async () => {
+    const binary = script('fd3', `printf 'abc' >&3`);
+    const ffmpeg = createFfmpeg({ binary });
+    let got = '';
+    const result = await ffmpeg.run({
+      args: [],
+      timeoutMs: 5000,
+      pipe3: (stream) => stream.on('data', (d: Buffer) => (got += d.toString())),
+    });
+    expect(result.ok).toBe(true);
+    expect(got).toBe('abc');
+  });
 });
