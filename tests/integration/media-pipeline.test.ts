@@ -56,6 +56,7 @@ function ffmpegMake(out: string, ...args: string[]): Buffer {
 let stereo: Buffer;
 let taggedMp3: Buffer;
 let cutFlac: (claimedSeconds: number) => Buffer;
+let tenHours: Buffer;
 
 beforeAll(async () => {
   fs.mkdirSync(control, { recursive: true });
@@ -120,6 +121,18 @@ exec '${ffmpegPackage.path}' "$@"
     `genre=${'G'.repeat(300)}`,
     '-metadata',
     `lyrics=${'la '.repeat(20_000)}`,
+  );
+  // 10 hours of real silence, 8 kHz mono FLAC: ~7 MB, well within the 100 MB limit.
+  tenHours = ffmpegMake(
+    path.join(work, 'ten-hours.flac'),
+    '-f',
+    'lavfi',
+    '-i',
+    'anullsrc=r=8000:cl=mono',
+    '-t',
+    '36000',
+    '-c:a',
+    'flac',
   );
   // 0.1 s of real FLAC frames, then 40 kB of noise; STREAMINFO claims `seconds`.
   const short = ffmpegMake(
@@ -497,6 +510,35 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
     expect(song.renditions.map((r) => r.duration)).toEqual([0.1, 0.1, 0.1]);
     const wave = await ctx.app.inject({ method: 'GET', url: song.waveform_url! });
     expect(waveformDocument.parse(wave.json()).buckets).toBeGreaterThan(700);
+  });
+
+  it('a 10-hour silent file within 100 MB is refused at upload by the 4 h bound, before any decode or job', async () => {
+    expect(tenHours.length).toBeLessThan(100 * 1024 * 1024);
+    const before = {
+      files: storedFiles(ctx.env.dataDir),
+      jobs: await rows(ctx, sql`select id from jobs`),
+    };
+    const calls = transcodeCalls();
+    const { headers, payload } = multipart([
+      { name: 'file', filename: 'ten.flac', contentType: 'audio/flac', data: tenHours },
+    ]);
+    const started = Date.now();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/songs',
+      headers: { ...headers, ...artist.headers },
+      payload,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({
+      message: AUDIO_INVALID,
+      details: { reason: 'too_long' },
+    });
+    // The header's claim decides: 10 hours are never decoded (that would take minutes).
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(storedFiles(ctx.env.dataDir)).toEqual(before.files);
+    expect(await rows(ctx, sql`select id from jobs`)).toEqual(before.jobs);
+    expect(transcodeCalls()).toBe(calls);
   });
 
   it('the same file claiming 30 s is refused at upload, leaving nothing and queueing no job', async () => {
