@@ -45,10 +45,14 @@ export function SongMediaStatus({ song }: { song: SongDto }) {
   };
 
   return (
-    <div data-testid="song-media-status" className="mt-1 flex items-center justify-between gap-2">
-      <p className="flex min-w-0 items-center gap-1.5 text-xs text-destructive">
+    // Wraps on narrow cards so the words are never cut; red-400 reads on the dark card.
+    <div
+      data-testid="song-media-status"
+      className="mt-1 flex flex-wrap items-center justify-between gap-x-2 gap-y-1"
+    >
+      <p className="flex items-center gap-1.5 text-xs text-red-400">
         <AlertTriangle className="size-3.5 shrink-0" aria-hidden="true" />
-        <span className="truncate">Processing failed</span>
+        Processing failed
       </p>
       <Button
         variant="outline"

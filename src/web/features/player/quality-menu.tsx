@@ -19,7 +19,8 @@ export function QualityMenu() {
   const quality = useQuality();
   const ids = useId();
   return (
-    <DropdownMenu>
+    // Not modal: the page stays in the accessibility tree (and playing) while it is open.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
           variant="ghost"
