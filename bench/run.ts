@@ -16,7 +16,16 @@ import { withTimeout, type BenchRow } from './bench-kit.ts';
 type BenchFn = (options: { log?: (line: string) => void }) => Promise<BenchRow[]>;
 
 // Cheap and self-contained first; the long ones (big tables, many rounds) last.
-const ORDER = ['web', 'sign-in', 'startup', 'memory', 'queue', 'streaming', 'catalogue'];
+const ORDER = [
+  'web',
+  'sign-in',
+  'startup',
+  'memory',
+  'queue',
+  'transcode',
+  'streaming',
+  'catalogue',
+];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const timeoutMs = Number(process.env.BENCH_TIMEOUT_MIN ?? 15) * 60_000;
