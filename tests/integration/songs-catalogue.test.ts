@@ -96,6 +96,11 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
         duration: 201,
         play_count: 0,
         created_at: '2020-01-02T00:00:00.000Z',
+        // Not ours to process: no renditions, loudness or waveform (issue 8's contract).
+        status: 'ready',
+        renditions: [],
+        loudness: null,
+        waveform_url: null,
       });
       expect(fake.requests).toHaveLength(1);
       expect(Object.fromEntries(fake.requests[0]!.searchParams)).toEqual({
