@@ -133,9 +133,7 @@ test('the player streams the rendition of the chosen quality, kept per browser, 
 }) => {
   const api = await artistApi(playwright, baseURL);
   // The first test waited for 'ready'; on its own this one waits here.
-  await expect
-    .poll(async () => (await findSong(api))?.status, { timeout: 60_000 })
-    .toBe('ready');
+  await expect.poll(async () => (await findSong(api))?.status, { timeout: 60_000 }).toBe('ready');
   const song = await findSong(api);
   await api.dispose();
   if (!song) throw new Error(`${title} is gone`);

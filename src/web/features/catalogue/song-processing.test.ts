@@ -13,9 +13,7 @@ describe('hasOwnProcessing', () => {
   it('is true only for the signed-in artist’s own processing song', () => {
     expect(hasOwnProcessing([song(OTHER, 'ready'), song(ME, 'processing')], ME)).toBe(true);
     expect(hasOwnProcessing([song(ME, 'ready'), song(ME, 'failed')], ME)).toBe(false);
-    expect(hasOwnProcessing([song(OTHER, 'processing'), song(null, 'processing')], ME)).toBe(
-      false,
-    );
+    expect(hasOwnProcessing([song(OTHER, 'processing'), song(null, 'processing')], ME)).toBe(false);
     expect(hasOwnProcessing([song(ME, 'processing')], null)).toBe(false);
     expect(hasOwnProcessing([], ME)).toBe(false);
   });

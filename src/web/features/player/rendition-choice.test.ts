@@ -77,9 +77,7 @@ describe('chooseAudioSource', () => {
   it('falls back to the original while processing, after a failure, or when nothing plays', () => {
     const original = { url: media().original, rendition: null };
     expect(chooseAudioSource(media({ status: 'processing' }), 'normal', chrome)).toEqual(original);
-    expect(chooseAudioSource(media({ status: 'failed' }), 'data-saver', chrome)).toEqual(
-      original,
-    );
+    expect(chooseAudioSource(media({ status: 'failed' }), 'data-saver', chrome)).toEqual(original);
     expect(chooseAudioSource(media({ renditions: [] }), 'normal', chrome)).toEqual(original);
     expect(chooseAudioSource(media(), 'normal', browser({}))).toEqual(original);
     // An external preview: ready, no renditions, plays as it is.
