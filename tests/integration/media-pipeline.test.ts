@@ -709,6 +709,29 @@ describe.each(dbKinds)('a server killed with -9 during a media job, on %s', (kin
   }, 180_000);
 });
 
+describe.each(dbKinds)('a media job whose worker died on its last attempt, on %s', (kind) => {
+  const ctx = useTestApp(kind, { JOB_POLL_INTERVAL_MS: '50' });
+
+  it('is marked failed by whichever worker sees its lease expire', async () => {
+    const artist = await makeUser(ctx, 'artist', 'Orphan Artist');
+    const song = await uploadSong(ctx, artist, { title: 'Orphaned Job', audio: stereo });
+    // As if a worker elsewhere had claimed it for its last attempt and died: no worker runs
+    // here yet, so this one never starts the job itself.
+    const { id } = (await jobOf(ctx, song.id))!;
+    await ctx.db.database.db.execute(
+      sql`update jobs set state = 'running', attempts = max_attempts,
+            locked_by = 'dead-host:1:x',
+            locked_until = ${new Date(ctx.clock.now().getTime() - 1000).toISOString()}::timestamptz
+          where id = ${id}::bigint`,
+    );
+    await ctx.app.jobs.start();
+    const failed = await settled(ctx, artist, song.id);
+    expect(failed.status).toBe('failed');
+    expect((await jobOf(ctx, song.id))?.state).toBe('dead');
+    expect(failed.file_url).not.toBeNull();
+  });
+});
+
 /*
  * Point 5: demo content goes through the same pipeline. The seed only enqueues (its songs
  * are 'processing' and playable from their originals when it returns, so the first start
