@@ -10,6 +10,7 @@ import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import { RENDITIONS, transcode, type RenditionFormat } from '../../media/renditions.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import { MEDIA_TYPES, type Bucket, type Storage } from '../../storage/storage.ts';
+import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import { demuxerOfKey } from './media-intake.ts';
 import type { SongMediaRepository } from './song-media.repository.ts';
 
@@ -67,11 +68,6 @@ export function jobScopedName(
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}.${extension}`;
 }
 
-const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
-  const slash = stored.indexOf('/');
-  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
-};
-
 /**
  * The media job (docs/decisions/0014): from the kept original, one ffmpeg run makes the
  * streaming renditions, the loudness and the waveform; each file is stored whole (storage
@@ -88,15 +84,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
   const { media, storage, ffmpeg, log } = deps;
   let tempReady: Promise<unknown> | undefined;
 
-  async function discard(objects: Array<[Bucket, string]>) {
-    await Promise.all(
-      objects.map(([bucket, key]) =>
-        storage
-          .delete(bucket, key)
-          .catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
-      ),
-    );
-  }
+  const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   async function run(job: Job<SongMediaPayload>): Promise<void> {
     const songId = job.payload?.songId;
@@ -104,7 +92,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
     const song = await media.source(songId);
     // Deleted since (its delete removed whatever was stored), or nothing of ours to encode.
     if (!song || !song.fileKey) return;
-    const [bucket, key] = locate(song.fileKey, 'music');
+    const [bucket, key] = locateStored(song.fileKey, 'music');
     const demuxer = demuxerOfKey(key);
     if (!demuxer) throw new Error(`songs.media: no demuxer for ${key}`);
 
@@ -180,7 +168,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
         return;
       }
       stored.length = 0;
-      await discard(done.replaced.map((k) => locate(k, 'music')));
+      await discard(done.replaced.map((k) => locateStored(k, 'music')));
     } catch (error) {
       // Nothing points at these yet; a re-run would write them again under the same names.
       await discard(stored);

@@ -21,6 +21,7 @@ import type { PodcastRow, SongRow, SongsRepository, Tx } from './songs.repositor
 import type { RenditionRow, SongMediaRepository } from './song-media.repository.ts';
 import { playbackGainDb } from '../../media/loudness.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import type {
@@ -70,10 +71,6 @@ const mediaUrl = (bucket: Bucket, key: string) => `/media/${bucket}/${key}`;
  * songs.*_key holds `<bucket>/<object>` (catalogue.schema.ts); a bare object key (as older
  * rows may have) belongs to the column's own bucket.
  */
-const locate = (stored: string, bucket: Bucket): [Bucket, string] => {
-  const slash = stored.indexOf('/');
-  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
-};
 
 /**
  * A song row as the API sends it; stored `/media/…` URLs go out through `publicUrl`.
@@ -186,15 +183,7 @@ export function createSongsService(deps: SongsServiceDeps) {
   const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
   let tempReady: Promise<unknown> | undefined;
 
-  async function discard(objects: Array<[Bucket, string]>) {
-    await Promise.all(
-      objects.map(([bucket, key]) =>
-        storage
-          .delete(bucket, key)
-          .catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
-      ),
-    );
-  }
+  const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   async function storeCover(image: Buffer): Promise<string> {
     const key = newKey('webp');
@@ -372,7 +361,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         await discard([['cover-art', key]]);
         throw new AppError(ErrorCode.notFound, 'Song not found');
       }
-      if (result.previousKey) await discard([locate(result.previousKey, 'cover-art')]);
+      if (result.previousKey) await discard([locateStored(result.previousKey, 'cover-art')]);
       return songDto(result.row);
     },
 
@@ -386,10 +375,10 @@ export function createSongsService(deps: SongsServiceDeps) {
       if (!deleted) return;
       const { row, renditionKeys } = deleted;
       const files: Array<[Bucket, string]> = [];
-      if (row.fileKey) files.push(locate(row.fileKey, 'music'));
-      if (row.coverArtKey) files.push(locate(row.coverArtKey, 'cover-art'));
-      if (row.waveformKey) files.push(locate(row.waveformKey, 'music'));
-      for (const key of renditionKeys) files.push(locate(key, 'music'));
+      if (row.fileKey) files.push(locateStored(row.fileKey, 'music'));
+      if (row.coverArtKey) files.push(locateStored(row.coverArtKey, 'cover-art'));
+      if (row.waveformKey) files.push(locateStored(row.waveformKey, 'music'));
+      for (const key of renditionKeys) files.push(locateStored(key, 'music'));
       await discard(files);
     },
 

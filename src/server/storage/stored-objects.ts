@@ -1,0 +1,30 @@
+import type { Bucket, Storage } from './storage.ts';
+
+/**
+ * A stored key as rows keep it: `<bucket>/<object>` (catalogue.schema.ts); a bare object key
+ * (as older rows may have) belongs to the column's own `bucket`.
+ */
+export function locateStored(stored: string, bucket: Bucket): [Bucket, string] {
+  const slash = stored.indexOf('/');
+  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
+}
+
+type ErrorLog = { error(obj: object, msg: string): void };
+
+/**
+ * Deletes objects no row names any more. A failure is logged, not thrown: the caller's
+ * change has committed, and the media reconciler removes whatever stays behind.
+ */
+export async function discardStored(
+  storage: Storage,
+  log: ErrorLog,
+  objects: Array<[Bucket, string]>,
+): Promise<void> {
+  await Promise.all(
+    objects.map(([bucket, key]) =>
+      storage
+        .delete(bucket, key)
+        .catch((err) => log.error({ err, bucket, key }, 'could not delete a stored file')),
+    ),
+  );
+}
