@@ -17,8 +17,10 @@ import {
   startNginx,
   type RunningNginx,
 } from '../helpers/nginx.ts';
-import { TestClock, testEnv } from '../helpers/test-app.ts';
+import { TestClock, testEnv, type TestContext } from '../helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.ts';
+import type { SongDto } from '../../src/contracts/songs.contract.ts';
+import { makeUser, makeWav, uploadSong } from './songs-helpers.ts';
 
 /*
  * Debian's nginx in front of Canto on loopback, configured by the documented site config
@@ -387,5 +389,87 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     const placeholder = await get('/placeholder.svg');
     expect(placeholder.status).toBe(200);
     expect(placeholder.headers['content-type']).toBe('image/svg+xml');
+  });
+
+  // Last in this file on purpose: its reconciler pass deletes the fixtures above, which no
+  // row references.
+  it('serves renditions and the waveform like originals: signed, Range, ETag, offloaded', async () => {
+    // The helpers read only the app and the database; the upload goes through Canto.
+    const ctx = { app, db } as unknown as TestContext;
+    const artist = await makeUser(ctx, 'artist', 'Nginx Artist');
+    const uploaded = await uploadSong(ctx, artist, { title: 'Offloaded', audio: makeWav(1) });
+    // The app's own worker, as main.ts starts it; app.close stops it.
+    await app.jobs.start();
+    const fetchSong = async () => {
+      const res = await get(`/api/songs/${uploaded.id}`, artist.headers);
+      expect(res.status, res.body.toString()).toBe(200);
+      return JSON.parse(res.body.toString()) as SongDto;
+    };
+    let song = await fetchSong();
+    for (
+      const until = Date.now() + 10_000;
+      song.status === 'processing';
+      song = await fetchSong()
+    ) {
+      if (Date.now() > until) throw new Error('song still processing after 10 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(song.status).toBe('ready');
+    expect(song.renditions).toHaveLength(3);
+
+    // A reconciler pass that sees every file as old enough to go keeps the song's five.
+    const files = () => fs.readdirSync(path.join(root, 'media', 'music')).sort();
+    const named = [song.file_url!, song.waveform_url!, ...song.renditions.map((r) => r.url)].map(
+      (url) => path.basename(url.split('?')[0]!),
+    );
+    const ageMs = (testEnv({}).mediaSweep.ageSeconds + 60) * 1000;
+    clock.advance(ageMs);
+    const report = await app.mediaReconciler.runOnce();
+    clock.advance(-ageMs);
+    expect(report.refused).toEqual([]);
+    expect(report.repaired).toBe(0);
+    for (const name of named) expect(files()).toContain(name);
+    // The control: the pass did delete an older file of the same bucket that no row names.
+    expect(report.orphans).toBeGreaterThan(0);
+    expect(files()).not.toContain(wav);
+    expect(await fetchSong()).toEqual(song);
+
+    for (const r of song.renditions) {
+      const full = await get(r.url);
+      expect(full.status, nginx.errorLog()).toBe(200);
+      expect(full.headers['x-accel-redirect']).toBeUndefined();
+      expect(full.headers['content-type']).toBe(r.mime.split(';')[0]);
+      expect(full.headers['content-type']).toMatch(/^audio\/(ogg|mp4)$/);
+      expect(full.headers['content-length']).toBe(String(r.bytes));
+      expect(full.body.length).toBe(r.bytes);
+      expect(full.headers['x-content-type-options']).toBe('nosniff');
+
+      const part = await get(r.url, { range: 'bytes=100-299' });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 100-299/${r.bytes}`);
+      expect(part.body.equals(full.body.subarray(100, 300))).toBe(true);
+
+      expect(full.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      const again = await get(r.url, { 'if-none-match': String(full.headers.etag) });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+
+      const bare = await get(r.url.split('?')[0]!);
+      expect(bare.status).toBe(403);
+      expect(JSON.parse(bare.body.toString()).error.code).toBe('permission_denied');
+      expect(bare.body.includes(full.body.subarray(0, 64))).toBe(false);
+    }
+
+    const wave = await get(song.waveform_url!);
+    expect(wave.status).toBe(200);
+    expect(wave.headers['content-type']).toBe('application/json');
+    const doc = JSON.parse(wave.body.toString()) as { version: number; peaks: number[] };
+    expect(doc.version).toBe(1);
+    expect(doc.peaks.length).toBeGreaterThan(0);
+    const waveAgain = await get(song.waveform_url!, { 'if-none-match': String(wave.headers.etag) });
+    expect(waveAgain.status).toBe(304);
+    const bareWave = await get(song.waveform_url!.split('?')[0]!);
+    expect(bareWave.status).toBe(403);
+    expect(bareWave.body.includes(wave.body.subarray(0, 16))).toBe(false);
   });
 });
