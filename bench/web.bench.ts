@@ -26,7 +26,8 @@ import { row, unavailable, withTimeout, type BenchRow, type Log } from './bench-
 
 const TARGET_KB = 250;
 const TARGET_SCORE = 90;
-const CHROME_FLAGS = [
+/** Debian chromium, headless, with nothing of its own on the network (playback.bench.ts too). */
+export const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
   '--disable-gpu',
