@@ -161,8 +161,7 @@ export function createJobRunner(options: RunnerOptions) {
     else if (row.state === 'dead') {
       log.error(context, 'job queue: job failed for good (dead)');
       await died(row);
-    }
-    else log.warn({ ...context, retryAt: row.runAt }, 'job queue: job failed, will retry');
+    } else log.warn({ ...context, retryAt: row.runAt }, 'job queue: job failed, will retry');
   }
 
   async function died(job: JobRow): Promise<void> {
