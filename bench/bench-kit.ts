@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { wavHeader } from '../src/server/demo/synth.ts';
 
 /**
  * One figure of a bench, printed beside a baseline measured in the same run on the same
@@ -107,20 +108,7 @@ export const median = (values: number[]) => {
 export function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
   const dataBytes = bytes - 44;
   return async function* () {
-    const h = Buffer.alloc(44);
-    h.write('RIFF', 0, 'latin1');
-    h.writeUInt32LE(36 + dataBytes, 4);
-    h.write('WAVE', 8, 'latin1');
-    h.write('fmt ', 12, 'latin1');
-    h.writeUInt32LE(16, 16);
-    h.writeUInt16LE(1, 20);
-    h.writeUInt16LE(1, 22);
-    h.writeUInt32LE(44100, 24);
-    h.writeUInt32LE(88200, 28);
-    h.writeUInt16LE(2, 32);
-    h.writeUInt16LE(16, 34);
-    h.write('data', 36, 'latin1');
-    h.writeUInt32LE(dataBytes, 40);
+    const h = wavHeader(dataBytes, 44100);
     yield h;
     const chunk = Buffer.alloc(64 * 1024);
     for (let i = 0; i < chunk.length; i += 2)

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import { wavHeader } from '../../src/server/demo/synth.ts';
 import type { TestContext } from '../helpers/test-app.ts';
 import { signUp } from './auth-helpers.ts';
 
@@ -52,20 +53,7 @@ export function makeWav(seconds: number, sampleRate = 8000, tagTitle?: string): 
   for (let i = 0; i < samples; i++) {
     data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 12000), i * 2);
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
+  const header = wavHeader(data.length, sampleRate);
   if (!tagTitle) return Buffer.concat([header, data]);
   // LIST/INFO with INAM (title), padded to an even length as RIFF requires.
   let name = Buffer.from(`${tagTitle}\0`, 'latin1');

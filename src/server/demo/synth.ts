@@ -389,10 +389,9 @@ export function renderTrack({
   return r.out;
 }
 
-/** 16-bit PCM mono WAV: the 44-byte RIFF header, then little-endian samples. */
-export function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
-  const dataBytes = samples.length * 2;
-  const b = Buffer.alloc(44 + dataBytes);
+/** The 44-byte RIFF header of a 16-bit PCM mono WAV whose samples take `dataBytes`. */
+export function wavHeader(dataBytes: number, sampleRate: number): Buffer {
+  const b = Buffer.alloc(44);
   b.write('RIFF', 0, 'ascii');
   b.writeUInt32LE(36 + dataBytes, 4);
   b.write('WAVE', 8, 'ascii');
@@ -406,6 +405,14 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
   b.writeUInt16LE(16, 34); // bits per sample
   b.write('data', 36, 'ascii');
   b.writeUInt32LE(dataBytes, 40);
+  return b;
+}
+
+/** 16-bit PCM mono WAV: the 44-byte RIFF header, then little-endian samples. */
+export function encodeWav(samples: Float32Array, sampleRate: number): Buffer {
+  const dataBytes = samples.length * 2;
+  const b = Buffer.alloc(44 + dataBytes);
+  wavHeader(dataBytes, sampleRate).copy(b, 0);
   // A DataView write per sample, not Buffer#writeInt16LE: the same bytes, ~10× faster.
   const view = new DataView(b.buffer, b.byteOffset, b.length);
   for (let i = 0; i < samples.length; i++) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wavHeader } from '../demo/synth.ts';
 import { createFfmpeg } from './ffmpeg.ts';
 
 let dir: string;
@@ -13,19 +14,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** 16-bit mono PCM silence: `seconds` at 8 kHz. */
 function wav(seconds: number): string {
   const data = seconds * 16_000;
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(36 + data, 4);
-  h.write('WAVEfmt ', 8, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(8000, 24);
-  h.writeUInt32LE(16_000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(data, 40);
+  const h = wavHeader(data, 8000);
   const file = path.join(dir, `${seconds}s.wav`);
   fs.writeFileSync(file, Buffer.concat([h, Buffer.alloc(data)]));
   return file;
