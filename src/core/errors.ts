@@ -10,6 +10,9 @@ export const ErrorCode = {
   mfaInvalid: 'auth_mfa_invalid',
   forbidden: 'permission_denied',
   notFound: 'not_found',
+  // The listening API names what is missing (issue 9 agreements).
+  songNotFound: 'song_not_found',
+  playNotFound: 'play_not_found',
   conflict: 'duplicate',
   rateLimited: 'rate_limited',
   payloadTooLarge: 'payload_too_large',

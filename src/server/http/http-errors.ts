@@ -18,6 +18,8 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.mfaInvalid]: 422,
   [ErrorCode.forbidden]: 403,
   [ErrorCode.notFound]: 404,
+  [ErrorCode.songNotFound]: 404,
+  [ErrorCode.playNotFound]: 404,
   [ErrorCode.conflict]: 409,
   [ErrorCode.rateLimited]: 429,
   [ErrorCode.payloadTooLarge]: 413,
