@@ -1,3 +1,4 @@
+import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
@@ -13,6 +14,12 @@ import { createSongsService } from './songs.service.ts';
 /** A song's media job, for songs written outside this module (the demo seed). */
 export { enqueueSongMedia } from './song-media.job.ts';
 
+/** What other modules may ask of the catalogue. */
+export type SongsModule = FeatureModule & {
+  /** Songs as the API sends them (signed media URLs), in the order of `ids`; missing ones left out. */
+  songsByIds(ids: string[]): Promise<SongDto[]>;
+};
+
 /**
  * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
  * each song's media job (renditions, loudness, waveform: docs/decisions/0014).
@@ -20,7 +27,7 @@ export { enqueueSongMedia } from './song-media.job.ts';
 export function createSongsModule(
   ctx: ModuleContext,
   { media: mediaModule }: { media: Pick<MediaModule, 'publicUrl'> },
-): FeatureModule {
+): SongsModule {
   // One ffmpeg for the module: upload checks and media jobs share its MEDIA_WORKERS cap.
   const ffmpeg = createFfmpeg({ binary: ctx.env.ffmpegPath, concurrency: ctx.env.mediaWorkers });
   const media = createSongMediaRepository(ctx.database.db);
@@ -44,7 +51,15 @@ export function createSongsModule(
       clock: ctx.clock,
       // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
       cached: ['search', 'correctTypos'],
-      reads: ['findById', 'displayNameOf', 'newest', 'mostPlayed', 'byGenre', 'searchPodcasts'],
+      reads: [
+        'findById',
+        'findByIds',
+        'displayNameOf',
+        'newest',
+        'mostPlayed',
+        'byGenre',
+        'searchPodcasts',
+      ],
     }),
     storage: ctx.storage,
     catalogue: createItunesProvider({
@@ -68,5 +83,6 @@ export function createSongsModule(
   return {
     name: 'songs',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    songsByIds: (ids) => songs.byIds(ids),
   };
 }

@@ -1,4 +1,4 @@
-import { desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { podcasts, profiles, songRenditions, songs } from '../../db/schema/index.ts';
@@ -294,6 +294,12 @@ export function createSongsRepository(db: Db) {
     async findById(id: string): Promise<SongRow | null> {
       const [row] = await db.select().from(songs).where(eq(songs.id, id)).limit(1);
       return row ?? null;
+    },
+
+    /** The songs among `ids` that exist, any order. */
+    async findByIds(ids: string[]): Promise<SongRow[]> {
+      if (ids.length === 0) return [];
+      return db.select().from(songs).where(inArray(songs.id, ids));
     },
 
     async displayNameOf(userId: string): Promise<string | null> {

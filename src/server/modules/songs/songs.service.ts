@@ -307,6 +307,17 @@ export function createSongsService(deps: SongsServiceDeps) {
       }
     },
 
+    /**
+     * The songs among `ids` as DTOs (signed URLs, renditions), in the order of `ids`; ids of
+     * songs that no longer exist are left out. For other modules' song lists.
+     */
+    async byIds(ids: string[]): Promise<SongDto[]> {
+      const rows = new Map((await songs.findByIds([...new Set(ids)])).map((r) => [r.id, r]));
+      const found = ids.flatMap((id) => rows.get(id) ?? []);
+      const dtos = new Map((await songDtos([...new Set(found)])).map((d) => [d.id, d]));
+      return found.map((r) => dtos.get(r.id)!);
+    },
+
     async get(id: string): Promise<SongDto> {
       const row = await songs.findById(id);
       if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
