@@ -89,3 +89,38 @@ export function DropdownMenuRadioItem({
     </DropdownMenuPrimitive.RadioItem>
   );
 }
+
+/** An on/off item (role menuitemcheckbox) drawn as a switch at its end. */
+export function DropdownMenuSwitchItem({
+  className,
+  children,
+  checked,
+  ...props
+}: ComponentProps<typeof DropdownMenuPrimitive.CheckboxItem> & { checked: boolean }) {
+  return (
+    <DropdownMenuPrimitive.CheckboxItem
+      checked={checked}
+      className={cn(
+        'relative flex cursor-default items-center gap-3 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground',
+        className,
+      )}
+      {...props}
+    >
+      {children}
+      <span
+        aria-hidden="true"
+        className={cn(
+          'ml-auto flex h-5 w-9 shrink-0 items-center rounded-full p-0.5 transition-colors',
+          checked ? 'bg-primary' : 'bg-input',
+        )}
+      >
+        <span
+          className={cn(
+            'size-4 rounded-full bg-background shadow transition-transform',
+            checked && 'translate-x-4',
+          )}
+        />
+      </span>
+    </DropdownMenuPrimitive.CheckboxItem>
+  );
+}
