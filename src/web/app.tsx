@@ -22,6 +22,8 @@ const AdminArtistApprovalPage = lazy(
 const NotFoundPage = lazy(() => import('./shell/not-found-page.tsx'));
 const ScreenPage = lazy(() => import('./shell/screen-page.tsx'));
 const SecurityPage = lazy(() => import('./features/auth/security-page.tsx'));
+const RecentlyPlayedPage = lazy(() => import('./features/listening/recently-played-page.tsx'));
+const StatsPage = lazy(() => import('./features/listening/stats-page.tsx'));
 
 function screen(
   path: string,
@@ -59,8 +61,8 @@ const routes: RouteObject[] = [
       screen('playlists', screens.library),
       screen('playlist/:id', screens.playlist),
       screen('liked', screens.liked),
-      screen('recently-played', screens.recentlyPlayed),
-      screen('stats', screens.stats),
+      screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
+      screen('stats', screens.stats, StatsPage),
       screen('premium', screens.premium),
       screen('profile', screens.profile),
       screen('profile/:userId', screens.userProfile),
