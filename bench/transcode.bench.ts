@@ -76,6 +76,7 @@ export async function transcodeBench(options: { log?: Log } = {}): Promise<Bench
     const job = {
       input,
       demuxer: 'wav' as const,
+      durationMs: SECONDS * 1000,
       outputs: Object.fromEntries(
         RENDITIONS.map((r) => [r.format, path.join(work, `${r.format}.${r.extension}`)]),
       ) as Record<(typeof RENDITIONS)[number]['format'], string>,

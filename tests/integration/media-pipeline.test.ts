@@ -201,6 +201,44 @@ async function nextAttempt(ctx: TestContext, songId: string, attempts: number) {
   }
 }
 
+/** EBML variable-length integer at `at`: its length and value (marker bit kept for IDs). */
+function vint(buf: Buffer, at: number, keepMarker: boolean): { length: number; value: number } {
+  const first = buf[at]!;
+  const length = Math.clz32(first) - 23;
+  let value = keepMarker ? first : first & (0xff >> length);
+  for (let i = 1; i < length; i++) value = value * 256 + buf[at + i]!;
+  return { length, value };
+}
+
+/** The names of a WebM file's top-level Segment children, in file order. */
+function webmSegmentChildren(buf: Buffer): string[] {
+  const names: Record<number, string> = {
+    0x114d9b74: 'SeekHead',
+    0x1549a966: 'Info',
+    0x1654ae6b: 'Tracks',
+    0x1c53bb6b: 'Cues',
+    0x1f43b675: 'Cluster',
+    0x1254c367: 'Tags',
+    0xec: 'Void',
+  };
+  const element = (at: number) => {
+    const id = vint(buf, at, true);
+    const size = vint(buf, at + id.length, false);
+    return { id: id.value, body: at + id.length + size.length, size: size.value };
+  };
+  const header = element(0);
+  expect(header.id).toBe(0x1a45dfa3); // EBML
+  const segment = element(header.body + header.size);
+  expect(segment.id).toBe(0x18538067);
+  const children: string[] = [];
+  for (let at = segment.body; at < buf.length && children.length < 64;) {
+    const child = element(at);
+    children.push(names[child.id] ?? child.id.toString(16));
+    at = child.body + child.size;
+  }
+  return children;
+}
+
 const musicFiles = (ctx: TestContext) =>
   storedFiles(ctx.env.dataDir).filter((f) => f.startsWith(`media${path.sep}music`));
 
@@ -245,24 +283,30 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
         duration,
       })),
     ).toEqual([
-      { codec: 'opus', bitrate_kbps: 96, mime: 'audio/ogg; codecs=opus', duration: 2 },
+      { codec: 'opus', bitrate_kbps: 96, mime: 'audio/webm; codecs=opus', duration: 2 },
       { codec: 'aac', bitrate_kbps: 128, mime: 'audio/mp4; codecs=mp4a.40.2', duration: 2 },
-      { codec: 'opus', bitrate_kbps: 160, mime: 'audio/ogg; codecs=opus', duration: 2 },
+      { codec: 'opus', bitrate_kbps: 160, mime: 'audio/webm; codecs=opus', duration: 2 },
     ]);
 
     // A listener gets the same signed URLs; each serves exactly `bytes`, with ranges and ETags.
     const heard = await getSong(ctx, listener, uploaded.id);
     expect(heard.renditions).toEqual(song.renditions);
     for (const r of song.renditions) {
-      expect(r.url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.(opus|m4a)\?e=\d+&s=[\w-]+$/);
+      expect(r.url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.(webm|m4a)\?e=\d+&s=[\w-]+$/);
       const full = await ctx.app.inject({ method: 'GET', url: r.url });
       expect(full.statusCode).toBe(200);
-      expect(full.headers['content-type']).toBe(r.codec === 'opus' ? 'audio/ogg' : 'audio/mp4');
+      expect(full.headers['content-type']).toBe(r.codec === 'opus' ? 'audio/webm' : 'audio/mp4');
       expect(full.rawPayload.length).toBe(r.bytes);
       expect(r.bytes).toBeGreaterThan(1000);
       const head = full.rawPayload.subarray(0, 8).toString('latin1');
-      if (r.codec === 'opus') expect(head.startsWith('OggS')).toBe(true);
-      else expect(head.slice(4)).toBe('ftyp');
+      if (r.codec === 'opus') {
+        // WebM with its duration and seek index ahead of the audio: one request to start
+        // and one per seek (docs/decisions/0014).
+        const children = webmSegmentChildren(full.rawPayload);
+        expect(children.indexOf('Cues')).toBeGreaterThan(-1);
+        expect(children.indexOf('Cues')).toBeLessThan(children.indexOf('Cluster'));
+        expect(children.indexOf('Info')).toBeLessThan(children.indexOf('Cluster'));
+      } else expect(head.slice(4)).toBe('ftyp');
       const part = await ctx.app.inject({
         method: 'GET',
         url: r.url,
@@ -328,9 +372,9 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
     expect(added.map((f) => path.extname(f)).sort()).toEqual([
       '.json',
       '.m4a',
-      '.opus',
-      '.opus',
       '.wav',
+      '.webm',
+      '.webm',
     ]);
     const res = await ctx.app.inject({
       method: 'DELETE',
@@ -469,7 +513,7 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
     const song = await settled(ctx, artist, (res.json() as SongDto).id);
     expect(song.status).toBe('ready');
     for (const r of song.renditions) {
-      const file = path.join(work, `out-${r.bitrate_kbps}${r.codec === 'aac' ? '.m4a' : '.opus'}`);
+      const file = path.join(work, `out-${r.bitrate_kbps}${r.codec === 'aac' ? '.m4a' : '.webm'}`);
       fs.writeFileSync(file, (await ctx.app.inject({ method: 'GET', url: r.url })).rawPayload);
       // It decodes (throws otherwise)…
       execFileSync(ffmpegPackage.path, ['-v', 'error', '-i', file, '-f', 'null', '-'], {

@@ -439,7 +439,7 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
       expect(full.status, nginx.errorLog()).toBe(200);
       expect(full.headers['x-accel-redirect']).toBeUndefined();
       expect(full.headers['content-type']).toBe(r.mime.split(';')[0]);
-      expect(full.headers['content-type']).toMatch(/^audio\/(ogg|mp4)$/);
+      expect(full.headers['content-type']).toMatch(/^audio\/(webm|mp4)$/);
       expect(full.headers['content-length']).toBe(String(r.bytes));
       expect(full.body.length).toBe(r.bytes);
       expect(full.headers['x-content-type-options']).toBe('nosniff');

@@ -8,20 +8,22 @@ import { createPeakMeter, WAVEFORM_RATE } from './waveform.ts';
  * (docs/decisions/0014): one decode of the original feeds every encoder, the EBU R128
  * meter and the waveform's PCM, so the work is the encoders' and little else.
  *
- * Opus in Ogg, not WebM: both play in current browsers that play Opus, and Ogg is already
- * one of the media types storage and nginx serve (`.opus`, audio/ogg). AAC-LC in MP4 is
- * for the browsers without Opus (older Safari); `+faststart` puts its index first so
- * playback starts before the whole file has arrived.
+ * Opus in WebM with its seek index (cues) written before the audio, not in Ogg: an Ogg
+ * stream does not say how long it is, so a browser reads its last page first (Chromium: a
+ * request from the start, one near the end, one back — three round trips before a note),
+ * while this WebM carries duration and cues in its first kilobytes and plays, and seeks,
+ * with one request each (docs/decisions/0014). AAC-LC in MP4 is for the browsers without
+ * Opus (older Safari); `+faststart` puts its index first for the same reason.
  */
 export const RENDITIONS = [
   {
     format: 'opus-96',
     codec: 'opus',
     bitrateKbps: 96,
-    extension: 'opus',
-    contentType: 'audio/ogg',
-    mime: 'audio/ogg; codecs=opus',
-    encoder: ['-c:a', 'libopus', '-b:a', '96k', '-vbr', 'on', '-ar', '48000', '-f', 'ogg'],
+    extension: 'webm',
+    contentType: 'audio/webm',
+    mime: 'audio/webm; codecs=opus',
+    encoder: ['-c:a', 'libopus', '-b:a', '96k', '-vbr', 'on', '-ar', '48000', '-f', 'webm'],
   },
   {
     format: 'aac-128',
@@ -36,10 +38,10 @@ export const RENDITIONS = [
     format: 'opus-160',
     codec: 'opus',
     bitrateKbps: 160,
-    extension: 'opus',
-    contentType: 'audio/ogg',
-    mime: 'audio/ogg; codecs=opus',
-    encoder: ['-c:a', 'libopus', '-b:a', '160k', '-vbr', 'on', '-ar', '48000', '-f', 'ogg'],
+    extension: 'webm',
+    contentType: 'audio/webm',
+    mime: 'audio/webm; codecs=opus',
+    encoder: ['-c:a', 'libopus', '-b:a', '160k', '-vbr', 'on', '-ar', '48000', '-f', 'webm'],
   },
 ] as const;
 
@@ -57,10 +59,23 @@ export function transcodeTimeoutMs(durationMs: number): number {
   return 60_000 + Math.ceil(durationMs / 2);
 }
 
+/**
+ * Bytes kept free before the first WebM cluster for the cues: the muxer writes one cue per
+ * 5-second cluster, ~4 bytes per second of audio (14.4 kB for an hour), so twice that plus
+ * a margin fits any length the run can find. Too little and ffmpeg writes a file with no
+ * index (and says so on stderr, which `transcode` refuses); too much is downloaded as
+ * padding before the first note.
+ */
+export function cuesReserveBytes(durationMs: number): number {
+  return 1024 + 8 * Math.ceil(Math.max(0, durationMs) / 1000);
+}
+
 export type TranscodeInput = {
   /** A server-made temp path of the original. */
   input: string;
   demuxer: Demuxer;
+  /** The length measured at upload (the same decoder's): sizes the WebM cues' room. */
+  durationMs: number;
   /** Where each rendition is written (server-made temp paths). */
   outputs: Record<RenditionFormat, string>;
 };
@@ -105,6 +120,11 @@ export function transcodeArgs(job: TranscodeInput): string[] {
       '+bitexact',
       '-flags:a',
       '+bitexact',
+      // WebM: cues (the seek index) in reserved room at the front; `-dash 1` is what makes
+      // this ffmpeg (4.1) write cues for an audio-only file at all.
+      ...(r.extension === 'webm'
+        ? ['-dash', '1', '-reserve_index_space', String(cuesReserveBytes(job.durationMs))]
+        : []),
       ...r.encoder,
       '-y',
       `file:${job.outputs[r.format]}`,
@@ -162,6 +182,9 @@ export async function transcode(
   });
   await pcm;
   if (!result.ok) throw new TranscodeError(`ffmpeg failed: ${result.why}`, result.killed);
+  // ffmpeg 4.1 still exits 0 when the cues outgrow their room; that file cannot seek.
+  if (result.stderr.includes('Insufficient space reserved for cues'))
+    throw new TranscodeError('ffmpeg found no room for the WebM cues', false);
   return {
     durationMs: result.durationMs ?? expectedDurationMs,
     loudness: parseEbur128Summary(result.stderr),

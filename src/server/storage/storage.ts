@@ -19,6 +19,8 @@ export const MEDIA_TYPES = {
   ogg: 'audio/ogg',
   oga: 'audio/ogg',
   opus: 'audio/ogg',
+  // The media pipeline's Opus renditions (docs/decisions/0014).
+  webm: 'audio/webm',
   flac: 'audio/flac',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',

@@ -118,7 +118,7 @@ export function createSongMediaJob(deps: SongMediaJobDeps): {
       deps.crash?.('media:input');
       const result = await transcode(
         ffmpeg,
-        { input, demuxer, outputs },
+        { input, demuxer, outputs, durationMs: song.durationMs ?? 0 },
         song.durationMs ?? 0,
         job.signal,
       );
