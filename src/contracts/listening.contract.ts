@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listeningMessages, MAX_LISTENED_MS } from '../core/validation/listening.rules.ts';
 import { songDto } from './songs.contract.ts';
 
 /*
@@ -6,16 +7,6 @@ import { songDto } from './songs.contract.ts';
  * Stats, §3 User stats result, product.md §4). Times are ISO strings; durations the client
  * reports are milliseconds, the unit of stream_analytics.listened_ms.
  */
-
-/** Stats lists are this long (spec §9: top songs shown 5); activity covers this many days. */
-export const STATS_TOP = 5;
-export const STATS_ACTIVITY_DAYS = 7;
-/** Spec §9: recently played shows 20. */
-export const RECENTLY_PLAYED_LIMIT = 20;
-/** A play is completed once this share of the item's duration was heard (product.md §4). */
-export const COMPLETED_SHARE = 0.9;
-/** listened_ms is a PostgreSQL integer; anything above is refused rather than overflowing. */
-const MAX_LISTENED_MS = 2_147_483_647;
 
 /** POST /api/plays: a signed-in user started a song (podcast episodes will join later). */
 export const playStartBody = z.object({ song_id: z.uuid() });
@@ -31,7 +22,11 @@ export const playIdParams = z.object({ id: z.uuid() });
 
 /** PATCH /api/plays/{id}: the TOTAL heard so far in this play. */
 export const playProgressBody = z.object({
-  listened_ms: z.number().int().min(0).max(MAX_LISTENED_MS),
+  listened_ms: z
+    .number({ error: listeningMessages.listenedMs })
+    .int({ error: listeningMessages.listenedMs })
+    .min(0, { error: listeningMessages.listenedMs })
+    .max(MAX_LISTENED_MS, { error: listeningMessages.listenedMs }),
 });
 export type PlayProgressBody = z.infer<typeof playProgressBody>;
 

@@ -1,0 +1,16 @@
+// Listening records and stats (product.md §4, spec §9): constants shared by web and server.
+
+/** A play is completed once this percentage of the item's duration was heard. */
+export const COMPLETED_PERCENT = 90;
+/** Spec §9: recently played shows the last 20 plays. */
+export const RECENTLY_PLAYED_LIMIT = 20;
+/** Spec §9: top lists show 5 (artists, genres, songs). */
+export const STATS_TOP = 5;
+/** Spec §9: the stats activity window, today included. */
+export const STATS_ACTIVITY_DAYS = 7;
+/** listened_ms is a PostgreSQL integer: a larger report is refused, never overflowed. */
+export const MAX_LISTENED_MS = 2_147_483_647;
+
+export const listeningMessages = {
+  listenedMs: 'listened_ms must be a whole number of milliseconds from 0 to 2147483647',
+} as const;

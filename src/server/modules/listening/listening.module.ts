@@ -1,0 +1,27 @@
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { SongsModule } from '../songs/songs.module.ts';
+import { listeningRoutes } from './listening.routes.ts';
+import { createListeningService } from './listening.service.ts';
+import { createPlaysRepository } from './plays.repository.ts';
+import { createStatsRepository } from './stats.repository.ts';
+
+/**
+ * Listening records (product.md §4), recently played and the listener's stats (spec §2),
+ * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats.
+ */
+export function createListeningModule(
+  ctx: ModuleContext,
+  { songs }: { songs: Pick<SongsModule, 'songsByIds'> },
+): FeatureModule {
+  const listening = createListeningService({
+    plays: createPlaysRepository(ctx.database.db),
+    stats: createStatsRepository(ctx.database.db),
+    songsByIds: songs.songsByIds,
+    clock: ctx.clock,
+  });
+  const routes = listeningRoutes({ listening });
+  return {
+    name: 'listening',
+    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+  };
+}
