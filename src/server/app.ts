@@ -14,7 +14,9 @@ import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import { createMediaModule, mediaOrigins, type MediaModule } from './modules/media/media.module.ts';
+import { createListeningModule } from './modules/listening/listening.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
+import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -95,13 +97,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('mediaReconciler', media.reconciler);
   // Before the database closes (main.ts closes it after the app): a pass must not outlive it.
   app.addHook('onClose', () => media.reconciler.stop());
+  const songs = createSongsModule(ctx, { media });
   const modules: FeatureModule[] = [
     createSystemModule(),
     auth,
     createMfaModule(ctx, { auth }),
     createArtistApprovalModule(ctx),
     media,
-    createSongsModule(ctx, { media }),
+    songs,
+    createListeningModule(ctx, { songs }),
+    createPremiumModule(ctx),
   ];
   for (const module of modules) await app.register(module.plugin);
 
