@@ -1,0 +1,477 @@
+import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { UserStats } from '../../src/contracts/listening.contract.ts';
+import { useTestApp, type TestContext } from '../helpers/test-app.ts';
+import { dbKinds } from '../helpers/test-db.ts';
+import { freshIp, signUp } from './auth-helpers.ts';
+import { makeUser, rows, type TestUser } from './songs-helpers.ts';
+
+const DAY = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SIGNED_AUDIO = /^\/media\/music\/seed-[\w-]+\.wav\?e=\d+&s=[\w-]{43}$/;
+
+type Seed = {
+  title: string;
+  artist?: string | null;
+  genre?: string | null;
+  durationMs?: number | null;
+};
+
+async function seedSong(ctx: TestContext, s: Seed): Promise<string> {
+  const [row] = await rows<{ id: string }>(
+    ctx,
+    sql`insert into songs (title, artist, genre, file_url, duration_ms)
+        values (${s.title}, ${s.artist ?? null}, ${s.genre ?? null},
+                ${`/media/music/seed-${crypto.randomUUID()}.wav`},
+                ${s.durationMs === undefined ? 100_000 : s.durationMs})
+        returning id`,
+  );
+  return row!.id;
+}
+
+async function playRow(ctx: TestContext, id: string) {
+  const [row] = await rows<{
+    user_id: string;
+    song_id: string;
+    listened_ms: number;
+    completed: boolean;
+    played_at: Date | string;
+  }>(
+    ctx,
+    sql`select user_id, song_id, listened_ms, completed, played_at from stream_analytics where id = ${id}`,
+  );
+  return row;
+}
+
+async function playCount(ctx: TestContext, songId: string): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    sql`select play_count as n from songs where id = ${songId}`,
+  );
+  return Number(row!.n);
+}
+
+async function countPlays(ctx: TestContext): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    sql`select count(*) as n from stream_analytics`,
+  );
+  return Number(row!.n);
+}
+
+describe.each(dbKinds)('listening records, recently played, stats on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  let listener: TestUser;
+  let other: TestUser;
+
+  beforeAll(async () => {
+    listener = await makeUser(ctx, 'listener', 'Listener');
+    other = await makeUser(ctx, 'listener', 'Other');
+  });
+
+  const call = (
+    method: 'GET' | 'POST' | 'PATCH',
+    url: string,
+    user: TestUser | null,
+    payload?: object,
+  ) =>
+    ctx.app.inject({
+      method,
+      url,
+      headers: user ? user.headers : {},
+      ...(payload ? { payload } : {}),
+    });
+  const start = (songId: string, user: TestUser = listener) =>
+    call('POST', '/api/plays', user, { song_id: songId });
+  const report = (playId: string, listenedMs: number, user: TestUser = listener) =>
+    call('PATCH', `/api/plays/${playId}`, user, { listened_ms: listenedMs });
+
+  describe('stream records', () => {
+    it('starting a play writes the record at the clock’s time and raises play_count by one', async () => {
+      const song = await seedSong(ctx, { title: 'Start Me' });
+      const res = await start(song);
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body.id).toMatch(UUID);
+      expect(body.played_at).toBe(ctx.clock.now().toISOString());
+      const row = await playRow(ctx, body.id);
+      expect(row).toMatchObject({
+        user_id: listener.userId,
+        song_id: song,
+        listened_ms: 0,
+        completed: false,
+      });
+      expect(new Date(row!.played_at).toISOString()).toBe(body.played_at);
+      expect(await playCount(ctx, song)).toBe(1);
+      // One more per record, however many a user starts.
+      expect((await start(song)).statusCode).toBe(201);
+      expect((await start(song, other)).statusCode).toBe(201);
+      expect(await playCount(ctx, song)).toBe(3);
+    });
+
+    it('progress is clamped to the song’s length, never goes down, completes at 90 % and stays completed', async () => {
+      const song = await seedSong(ctx, { title: 'Hundred Seconds', durationMs: 100_000 });
+      const { id } = (await start(song)).json();
+      const steps: Array<[number, number, boolean]> = [
+        [30_000, 30_000, false],
+        [20_000, 30_000, false], // lower report: the kept total stays
+        [89_999, 89_999, false],
+        [90_000, 90_000, true], // exactly 90 %
+        [500_000, 100_000, true], // beyond the end: clamped to the duration
+        [0, 100_000, true],
+      ];
+      for (const [sent, kept, completed] of steps) {
+        const res = await report(id, sent);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ id, listened_ms: kept, completed });
+        expect(await playRow(ctx, id)).toMatchObject({ listened_ms: kept, completed });
+      }
+      // Sticky: a song re-measured longer later does not take the completion back.
+      await ctx.db.database.db.execute(
+        sql`update songs set duration_ms = 1000000 where id = ${song}`,
+      );
+      expect((await report(id, 100_001)).json()).toEqual({
+        id,
+        listened_ms: 100_001,
+        completed: true,
+      });
+      // Reports change nothing but the play: the play count stays one per record.
+      expect(await playCount(ctx, song)).toBe(1);
+    });
+
+    it('a song of unknown length keeps the highest report and never completes', async () => {
+      const song = await seedSong(ctx, { title: 'No Length', durationMs: null });
+      const { id } = (await start(song)).json();
+      expect((await report(id, 5_000)).json()).toEqual({
+        id,
+        listened_ms: 5_000,
+        completed: false,
+      });
+      expect((await report(id, 4_000)).json()).toEqual({
+        id,
+        listened_ms: 5_000,
+        completed: false,
+      });
+    });
+
+    it('another user’s play answers 404 play_not_found and is left unchanged', async () => {
+      const song = await seedSong(ctx, { title: 'Mine' });
+      const { id } = (await start(song)).json();
+      await report(id, 10_000);
+      const res = await report(id, 95_000, other);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('play_not_found');
+      expect(await playRow(ctx, id)).toMatchObject({
+        user_id: listener.userId,
+        listened_ms: 10_000,
+        completed: false,
+      });
+      // A play that does not exist answers the same.
+      const missing = await report(crypto.randomUUID(), 1_000);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error.code).toBe('play_not_found');
+    });
+
+    it('an unknown song answers 404 song_not_found and writes nothing', async () => {
+      const before = await countPlays(ctx);
+      const res = await start(crypto.randomUUID());
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('song_not_found');
+      expect(await countPlays(ctx)).toBe(before);
+    });
+
+    it('signed-out callers get 401 and nothing is written', async () => {
+      const song = await seedSong(ctx, { title: 'Anonymous' });
+      const { id } = (await start(song)).json();
+      const before = await countPlays(ctx);
+      for (const [method, url, payload] of [
+        ['POST', '/api/plays', { song_id: song }],
+        ['PATCH', `/api/plays/${id}`, { listened_ms: 50_000 }],
+        ['GET', '/api/me/recently-played', undefined],
+        ['GET', '/api/me/stats', undefined],
+        ['GET', '/api/subscription', undefined],
+      ] as const) {
+        const res = await call(method, url, null, payload);
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+      }
+      expect(await countPlays(ctx)).toBe(before);
+      expect(await playCount(ctx, song)).toBe(1);
+      expect(await playRow(ctx, id)).toMatchObject({ listened_ms: 0 });
+    });
+
+    it('bad input is a 400 validation_failed that changes nothing', async () => {
+      const song = await seedSong(ctx, { title: 'Bad Input' });
+      const { id } = (await start(song)).json();
+      const cases: Array<[string, string, object]> = [
+        ['POST', '/api/plays', { song_id: 'not-a-uuid' }],
+        ['POST', '/api/plays', {}],
+        ['PATCH', `/api/plays/${id}`, { listened_ms: -1 }],
+        ['PATCH', `/api/plays/${id}`, { listened_ms: 1.5 }],
+        ['PATCH', `/api/plays/${id}`, { listened_ms: '5000' }],
+        ['PATCH', `/api/plays/${id}`, { listened_ms: 2 ** 31 }],
+        ['PATCH', '/api/plays/not-a-uuid', { listened_ms: 5 }],
+      ];
+      for (const [method, url, payload] of cases) {
+        const res = await call(method as 'POST' | 'PATCH', url, listener, payload);
+        expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(400);
+        expect(res.json().error.code).toBe('validation_failed');
+      }
+      expect(await playRow(ctx, id)).toMatchObject({ listened_ms: 0, completed: false });
+      expect(await playCount(ctx, song)).toBe(1);
+    });
+
+    it.runIf(kind === 'postgres')(
+      'concurrent reports keep the highest (rows are locked while read)',
+      async () => {
+        const song = await seedSong(ctx, { title: 'Race', durationMs: 1_000_000 });
+        const { id } = (await start(song)).json();
+        const values = Array.from({ length: 24 }, (_, i) => ((i * 7919) % 24) * 10_000);
+        const answers = await Promise.all(values.map((v) => report(id, v)));
+        expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+        expect(await playRow(ctx, id)).toMatchObject({ listened_ms: Math.max(...values) });
+      },
+    );
+  });
+
+  describe('recently played', () => {
+    it('is the caller’s last 20 plays, newest first, with signed song URLs', async () => {
+      const user = await makeUser(ctx, 'listener', 'Recent Listener');
+      const songs: string[] = [];
+      for (let i = 0; i < 5; i++)
+        songs.push(await seedSong(ctx, { title: `Recent ${i}`, artist: 'R', genre: 'Pop' }));
+      const plays: Array<{ id: string; played_at: string; song: string }> = [];
+      for (let i = 0; i < 22; i++) {
+        ctx.clock.advance(1000);
+        const song = songs[i % songs.length]!;
+        const res = await start(song, user);
+        expect(res.statusCode).toBe(201);
+        plays.push({ ...res.json(), song });
+        // Another user's plays in between are not the caller's.
+        if (i % 5 === 0) await start(song, other);
+      }
+      const res = await call('GET', '/api/me/recently-played', user);
+      expect(res.statusCode).toBe(200);
+      const { items } = res.json() as {
+        items: Array<{ play_id: string; played_at: string; song: Record<string, unknown> }>;
+      };
+      const expected = plays.slice(-20).reverse();
+      expect(items.map((i) => i.play_id)).toEqual(expected.map((p) => p.id));
+      expect(items.map((i) => i.played_at)).toEqual(expected.map((p) => p.played_at));
+      expect(items.map((i) => i.song.id)).toEqual(expected.map((p) => p.song));
+      for (const item of items) {
+        expect(item.song.file_url).toMatch(SIGNED_AUDIO);
+        expect(item.song).toMatchObject({ artist: 'R', genre: 'Pop', duration: 100 });
+      }
+    });
+
+    it('is empty for a listener who has played nothing', async () => {
+      const user = await makeUser(ctx, 'listener', 'Quiet');
+      const res = await call('GET', '/api/me/recently-played', user);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ items: [] });
+    });
+  });
+
+  describe('subscription check', () => {
+    it('is false without a subscription, true with a current active one, false once ended or canceled', async () => {
+      const user = await makeUser(ctx, 'listener', 'Subscriber');
+      const check = async () => {
+        const res = await call('GET', '/api/subscription', user);
+        expect(res.statusCode).toBe(200);
+        return res.json();
+      };
+      expect(await check()).toEqual({ subscribed: false });
+      const now = ctx.clock.now().getTime();
+      const insert = (status: string, startMs: number, endMs: number) =>
+        ctx.db.database.db.execute(sql`
+          insert into subscriptions (user_id, provider, status, current_period_start, current_period_end)
+          values (${user.userId}, 'local', ${status}::subscription_status,
+                  ${new Date(startMs).toISOString()}::timestamptz, ${new Date(endMs).toISOString()}::timestamptz)`);
+      // An active period that already ended, and a canceled one still in its period.
+      await insert('active', now - 40 * DAY, now - DAY);
+      await insert('canceled', now - DAY, now + 20 * DAY);
+      expect(await check()).toEqual({ subscribed: false });
+      await insert('active', now - DAY, now + 29 * DAY);
+      expect(await check()).toEqual({ subscribed: true });
+      // Someone else's subscription is not the caller's.
+      expect((await call('GET', '/api/subscription', other)).json()).toEqual({ subscribed: false });
+    });
+  });
+
+  describe('stats', () => {
+    it('are zeros and seven empty days for a listener without plays', async () => {
+      const user = await makeUser(ctx, 'listener', 'Nobody');
+      const res = await call('GET', '/api/me/stats', user);
+      expect(res.statusCode).toBe(200);
+      const stats = res.json() as UserStats;
+      expect(stats).toMatchObject({
+        totalStreams: 0,
+        totalHours: 0,
+        completionRate: 0,
+        completedStreams: 0,
+        topArtists: [],
+        topGenres: [],
+        topSongs: [],
+      });
+      expect(stats.activityData).toEqual(
+        lastDays(ctx.clock.now(), 7).map((date) => ({ date, streams: 0 })),
+      );
+    });
+
+    it('are computed exactly on a hand-made data set, and "today" follows the clock', async () => {
+      const email = `stats-${crypto.randomUUID()}@example.com`;
+      const signed = await signUp(ctx.app, { email, display_name: 'Stats Listener' });
+      const userId = signed.res.json().user.id as string;
+      let token = signed.res.json().access_token as string;
+      const getStats = async () => {
+        const res = await ctx.app.inject({
+          method: 'GET',
+          url: '/api/me/stats',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.statusCode).toBe(200);
+        return res.json() as UserStats;
+      };
+
+      const s = {
+        alpha: await seedSong(ctx, {
+          title: 'Alpha',
+          artist: 'Ann',
+          genre: 'Rock',
+          durationMs: 200_000,
+        }),
+        beta: await seedSong(ctx, {
+          title: 'Beta',
+          artist: 'Ann',
+          genre: 'rock ',
+          durationMs: 100_000,
+        }),
+        gamma: await seedSong(ctx, {
+          title: 'Gamma',
+          artist: 'Bob',
+          genre: 'Jazz',
+          durationMs: 300_000,
+        }),
+        delta: await seedSong(ctx, {
+          title: 'Delta',
+          artist: 'Cy',
+          genre: null,
+          durationMs: 60_000,
+        }),
+        eps: await seedSong(ctx, { title: 'Eps', artist: 'Dee', genre: '', durationMs: 120_000 }),
+        zeta: await seedSong(ctx, {
+          title: 'Zeta',
+          artist: 'Eve',
+          genre: 'Pop',
+          durationMs: 10_000,
+        }),
+        eta: await seedSong(ctx, {
+          title: 'Eta',
+          artist: 'Fay',
+          genre: 'Blues',
+          durationMs: 10_000,
+        }),
+        // No artist name: counted in totals and songs, not among artists.
+        nameless: await seedSong(ctx, {
+          title: 'Nameless',
+          artist: null,
+          genre: null,
+          durationMs: 10_000,
+        }),
+      };
+      const midnight = Date.UTC(
+        ctx.clock.now().getUTCFullYear(),
+        ctx.clock.now().getUTCMonth(),
+        ctx.clock.now().getUTCDate(),
+      );
+      // [song, listened_ms, completed, played_at as ms since today's UTC midnight]
+      const plays: Array<[string, number, boolean, number]> = [
+        [s.alpha, 200_000, true, 30 * 60_000],
+        [s.alpha, 180_000, true, 60 * 60_000],
+        [s.alpha, 50_000, false, -DAY + 5_000],
+        [s.alpha, 0, false, -8 * DAY],
+        [s.beta, 100_000, true, -3 * DAY],
+        [s.beta, 90_000, true, -3 * DAY + 1],
+        [s.beta, 10_000, false, -6 * DAY - 1], // one millisecond before the window
+        [s.gamma, 300_000, true, -6 * DAY], // the window's first instant
+        [s.gamma, 0, false, -5 * DAY - 1], // the window's first day, last millisecond
+        [s.gamma, 0, false, -30 * DAY],
+        [s.delta, 60_000, true, -DAY + 1],
+        [s.delta, 60_000, true, -10 * DAY],
+        [s.eps, 120_000, true, -2 * DAY],
+        [s.zeta, 5_000, false, -40 * DAY],
+        [s.eta, 1_000, false, -100 * DAY],
+        [s.nameless, 400, false, -200 * DAY],
+      ];
+      for (const [song, ms, completed, at] of plays)
+        await ctx.db.database.db.execute(sql`
+          insert into stream_analytics (user_id, song_id, listened_ms, completed, played_at)
+          values (${userId}, ${song}, ${ms}, ${completed},
+                  ${new Date(midnight + at).toISOString()}::timestamptz)`);
+      // Other listeners' plays count for nobody's stats but their own.
+      for (let i = 0; i < 9; i++) {
+        const r = await start(i % 2 ? s.zeta : s.eta, other);
+        await report(r.json().id, 10_000, other);
+      }
+
+      const stats = await getStats();
+      // 16 plays, 8 completed; 1,176,400 ms heard.
+      expect(stats.totalStreams).toBe(16);
+      expect(stats.completedStreams).toBe(8);
+      expect(stats.completionRate).toBe(50);
+      expect(stats.totalHours).toBe(0.33);
+      expect(stats.topArtists).toEqual([
+        { name: 'Ann', streams: 7, hours: 0.18 }, // 630,000 ms
+        { name: 'Bob', streams: 3, hours: 0.08 },
+        { name: 'Cy', streams: 2, hours: 0.03 },
+        { name: 'Dee', streams: 1, hours: 0.03 }, // ties on streams: more heard first
+        { name: 'Eve', streams: 1, hours: 0 },
+      ]);
+      // 'Rock' and 'rock ' are one genre, shown as its most played spelling; null and '' skipped.
+      expect(stats.topGenres).toEqual([
+        { genre: 'Rock', count: 7 },
+        { genre: 'Jazz', count: 3 },
+        { genre: 'Blues', count: 1 },
+        { genre: 'Pop', count: 1 },
+      ]);
+      expect(stats.topSongs).toEqual([
+        { title: 'Alpha', plays: 4 },
+        { title: 'Beta', plays: 3 },
+        { title: 'Gamma', plays: 3 },
+        { title: 'Delta', plays: 2 },
+        { title: 'Eps', plays: 1 },
+      ]);
+      const days = lastDays(ctx.clock.now(), 7);
+      expect(stats.activityData).toEqual(
+        [2, 0, 0, 2, 1, 2, 2].map((streams, i) => ({ date: days[i], streams })),
+      );
+
+      // A day later (a fresh sign-in: the clock ends the old token), the window moves on.
+      ctx.clock.advance(DAY);
+      const again = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email, password: 'secret-pass' },
+        remoteAddress: freshIp(),
+      });
+      expect(again.statusCode).toBe(200);
+      token = again.json().access_token;
+      const later = await getStats();
+      expect(later.totalStreams).toBe(16);
+      expect(later.activityData).toEqual(
+        [0, 0, 2, 1, 2, 2, 0].map((streams, i) => ({
+          date: lastDays(ctx.clock.now(), 7)[i],
+          streams,
+        })),
+      );
+    });
+  });
+});
+
+/** The UTC dates of the `n` days ending with `now`'s, oldest first. */
+function lastDays(now: Date, n: number): string[] {
+  return Array.from({ length: n }, (_, i) =>
+    new Date(now.getTime() - (n - 1 - i) * DAY).toISOString().slice(0, 10),
+  );
+}
