@@ -1,0 +1,1 @@
+CREATE INDEX "stream_analytics_user_song_idx" ON "stream_analytics" USING btree ("user_id","song_id","listened_ms","completed");
