@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { elementVolume, linearGain } from './loudness-gain.ts';
+import { elementVolume, linearGain, playbackGain } from './loudness-gain.ts';
+import { parseNormalization } from './normalization-setting.ts';
 
 describe('linearGain', () => {
   it('turns decibels into a factor', () => {
@@ -32,5 +33,21 @@ describe('elementVolume', () => {
   it('clamps the listener volume to 0..1', () => {
     expect(elementVolume(150, 1, true)).toBe(1);
     expect(elementVolume(-5, 1, false)).toBe(0);
+  });
+});
+
+describe('playbackGain', () => {
+  it('applies the measured gain while normalisation is on, none when off', () => {
+    expect(playbackGain(-6, true)).toBeCloseTo(0.5012, 4);
+    expect(playbackGain(-6, false)).toBe(1);
+    expect(playbackGain(4, false)).toBe(1);
+    expect(playbackGain(null, true)).toBe(1);
+  });
+
+  it('is on unless the device says off', () => {
+    expect(parseNormalization(null)).toBe(true);
+    expect(parseNormalization('on')).toBe(true);
+    expect(parseNormalization('garbage')).toBe(true);
+    expect(parseNormalization('off')).toBe(false);
   });
 });

@@ -17,3 +17,8 @@ export function elementVolume(volumePercent: number, gain: number, gainNode: boo
   const volume = Math.min(1, Math.max(0, volumePercent / 100));
   return gainNode ? volume : Math.min(1, volume * gain);
 }
+
+/** The gain the player applies: the measured one while normalisation is on, else none. */
+export function playbackGain(gainDb: number | null | undefined, normalization: boolean): number {
+  return normalization ? linearGain(gainDb) : 1;
+}

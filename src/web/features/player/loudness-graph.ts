@@ -1,9 +1,11 @@
 // The Web Audio path for loudness normalisation: element → GainNode → speakers. A gain node
 // can boost as well as cut, which `audio.volume` (at most 1) cannot. Once an element feeds a
-// graph it plays only through it, so the graph is made once, on the first play (a click, so
-// the context may start), and kept for the page's life.
+// graph it plays only through it, so each element's graph is made once and kept for the
+// page's life. The player has two elements (gapless, audio-engine.ts); both feed ONE
+// context, made on the first play (a click, so it may start), so they share one clock and
+// one output and the handover between them lands in the same stream.
 //
-// Media the graph reads must be same-origin or CORS-readable: the element is crossOrigin
+// Media the graph reads must be same-origin or CORS-readable: the elements are crossOrigin
 // "anonymous", so a store or CDN on another origin (MEDIA_OFFLOAD=redirect) must allow it.
 
 export interface LoudnessGraph {
@@ -14,13 +16,26 @@ export interface LoudnessGraph {
 
 type AudioContextClass = typeof AudioContext;
 
-export function connectLoudnessGraph(audio: HTMLAudioElement): LoudnessGraph | null {
+/** One context per page: browsers cap how many may exist, and both elements share it. */
+let shared: AudioContext | null | undefined;
+
+function sharedContext(): AudioContext | null {
+  if (shared !== undefined) return shared;
   const Context: AudioContextClass | undefined =
     window.AudioContext ??
     (window as unknown as { webkitAudioContext?: AudioContextClass }).webkitAudioContext;
-  if (!Context) return null;
   try {
-    const context = new Context();
+    shared = Context ? new Context() : null;
+  } catch {
+    shared = null;
+  }
+  return shared;
+}
+
+export function connectLoudnessGraph(audio: HTMLAudioElement): LoudnessGraph | null {
+  const context = sharedContext();
+  if (!context) return null;
+  try {
     const gain = context.createGain();
     context.createMediaElementSource(audio).connect(gain).connect(context.destination);
     return {

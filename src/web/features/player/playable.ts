@@ -18,5 +18,8 @@ export function songToPlayable(song: SongDto): PlayerItem | null {
       renditions: song.renditions,
       gainDb: song.loudness?.gain_db ?? null,
     },
+    kind: 'song',
+    durationSeconds: song.duration ?? undefined,
+    waveformUrl: song.waveform_url,
   };
 }

@@ -1,125 +1,383 @@
-// Owns the one <audio> element and makes it follow the machine's state; the element's own
-// events (time, duration, end, pauses from outside such as media keys) flow back as events.
-// It also picks the file to stream (quality + what this browser plays) and applies the
-// song's loudness gain (issue 8).
+// The player's brain in the browser (issue 9): holds the machine's state and drives the one
+// audio engine from it (what plays, what is preloaded next, levels); the engine's events
+// flow back as machine events. Around it: stream records, the skip clock and the premium
+// flag, the Media Session, keyboard shortcuts, the state kept across a reload, and the
+// skip-limit toast. It also picks the file to stream (quality + what this browser plays)
+// and the loudness gain (normalisation on or off).
 import { useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
-import { initialPlayerState, playerReducer } from '../../../core/player/player-machine.ts';
-import { elementVolume, linearGain } from './loudness-gain.ts';
-import { connectLoudnessGraph, type LoudnessGraph } from './loudness-graph.ts';
-import { chooseAudioSource, type CanPlay, type PlayerMedia } from './rendition-choice.ts';
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import {
+  canGoNext,
+  canGoPrevious,
+  initialPlayerState,
+  playerReducer,
+  type PlayerState,
+} from '../../../core/player/player-machine.ts';
+import type { PlayStarted, SubscriptionStatus } from '@/contracts/listening.contract.ts';
+import type { SongDto } from '@/contracts/songs.contract.ts';
+import { api } from '@/web/lib/api-client.ts';
+import { useSession } from '@/web/features/auth/use-session.ts';
+import { AudioEngine, type EngineTrack } from './audio-engine.ts';
+import { playbackGain } from './loudness-gain.ts';
+import {
+  bindMediaSession,
+  showMediaSessionItem,
+  showMediaSessionPosition,
+  showMediaSessionState,
+} from './media-session.ts';
+import { setNormalization, useNormalizationSetting } from './normalization-setting.ts';
+import { songToPlayable } from './playable.ts';
+import type { Quality } from './playback-quality.ts';
+import { loadPlayer, savePlayer } from './player-persistence.ts';
+import { describeTarget, shortcutFor, type ShortcutAction } from './player-shortcuts.ts';
+import { chooseAudioSource, type CanPlay } from './rendition-choice.ts';
+import { recordable, REPORT_EVERY_MS, StreamRecorder } from './stream-recorder.ts';
 import { useQuality } from './use-quality.ts';
 import {
   ControlsContext,
   NowPlayingContext,
   ProgressContext,
+  QueueContext,
   type PlayerControls,
+  type PlayerItem,
 } from './use-player.ts';
 
-/** The gain on the graph, else folded into the element's volume (capped at 1). */
-function applyLevels(
-  audio: HTMLAudioElement,
-  node: LoudnessGraph | null,
-  gain: number,
-  volumePercent: number,
-) {
-  node?.setGain(gain);
-  audio.volume = elementVolume(volumePercent, gain, node !== null);
-  // What is applied, for anyone checking (and the browser journeys).
-  audio.dataset.gain = String(gain);
+/** Spec §4: the skip counter's reset is checked every 60 s. */
+const SKIP_CLOCK_MS = 60_000;
+/** While playing, the position is kept this often (and on pause, seek, hide). */
+const SAVE_EVERY_MS = 2_000;
+
+const SKIP_LIMIT_TITLE = 'Skip limit reached';
+const SKIP_LIMIT_DESCRIPTION =
+  'Free users can skip 2 times per hour. Upgrade to Premium for unlimited skips!';
+
+function trackOf(
+  item: PlayerItem,
+  quality: Quality,
+  normalization: boolean,
+  canPlayType: (mime: string) => string,
+): EngineTrack {
+  const url = item.media
+    ? chooseAudioSource(item.media, quality, (mime) => canPlayType(mime) as CanPlay).url
+    : item.audioUrl;
+  return { id: item.id, url, gain: playbackGain(item.media?.gainDb, normalization) };
 }
+
+const streamRecords = {
+  start: (songId: string) => api.post<PlayStarted>('/plays', { song_id: songId }),
+  report: (recordId: string, listenedMs: number) =>
+    api.patch(`/plays/${recordId}`, { listened_ms: listenedMs }),
+};
 
 export function PlayerProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
-  const audioRef = useRef<HTMLAudioElement>(null);
-  const loaded = useRef<{ id: string; url: string } | null>(null);
-  // The machine keeps the item it was given; its media is kept here, by id, as last loaded
-  // (loading again, e.g. after renditions arrived, brings the newer one).
-  const mediaById = useRef(new Map<string, PlayerMedia | null>());
-  const graph = useRef<LoudnessGraph | null | undefined>(undefined);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const engineRef = useRef<AudioEngine | null>(null);
+  const stateRef = useRef<PlayerState>(state);
+  stateRef.current = state;
+  const recorder = useRef(new StreamRecorder(streamRecords)).current;
+  const userId = useSession().user?.id ?? null;
   const quality = useQuality();
-  const { current, playing, progress, duration, volume } = state;
+  const normalization = useNormalizationSetting();
+  // Where a start begins when it is not 0: the restored item's saved position.
+  const startAt = useRef<{ playId: number; at: number } | null>(null);
+  // Newer media for an item whose signed URLs expired (refetched once per start).
+  const fresh = useRef(new Map<string, PlayerItem>());
+  const refreshedFor = useRef<number | null>(null);
+  const restoredFor = useRef<string | null>(null);
+  const recordedPlayId = useRef<number | null>(null);
+
+  const { playing, progress, duration, volume, muted, queue, history, shuffle, repeat } = state;
+  const { premium, playId, skipBlockedAt } = state;
+  const current = state.current as PlayerItem | null;
+
+  // The engine lives as long as the provider; its events become machine events.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const engine = new AudioEngine(host, {
+      time: (seconds, isPlaying) => {
+        dispatch({ type: 'progressed', progress: seconds });
+        if (isPlaying) recorder.ticked(seconds);
+      },
+      duration: (seconds) => dispatch({ type: 'durationKnown', duration: seconds }),
+      started: () => dispatch({ type: 'playbackStarted' }),
+      paused: () => {
+        recorder.stopped(true);
+        dispatch({ type: 'playbackPaused' });
+      },
+      ended: () => {
+        // The last step since the element's final time update was heard too.
+        recorder.ticked(stateRef.current.duration);
+        dispatch({ type: 'ended' });
+      },
+      failed: () => {
+        recorder.stopped(true);
+        dispatch({ type: 'playbackPaused' });
+        void refreshExpired();
+      },
+    });
+    engineRef.current = engine;
+    return () => {
+      engine.destroy();
+      engineRef.current = null;
+    };
+  }, [recorder]);
+
+  /** A song whose signed media URL expired (a long-open page, a restored queue): fetched
+   * again once per start, so the next play (from the same position) uses new URLs. */
+  async function refreshExpired() {
+    const s = stateRef.current;
+    const item = s.current as PlayerItem | null;
+    if (!item || !recordable(item) || refreshedFor.current === s.playId) return;
+    refreshedFor.current = s.playId;
+    try {
+      const song = await api.get<SongDto>(`/songs/${item.id}`);
+      const again = songToPlayable(song);
+      if (!again) return;
+      fresh.current.set(item.id, again);
+      startAt.current = { playId: s.playId, at: s.progress };
+      dispatch({ type: 'restored', state: { current: { ...item, ...again } } });
+    } catch (e) {
+      console.warn('Could not refresh the media of', item.id, e);
+    }
+  }
+
+  const mediaOf = (item: PlayerItem): PlayerItem => {
+    const newer = fresh.current.get(item.id);
+    return newer ? { ...item, media: newer.media, audioUrl: newer.audioUrl } : item;
+  };
+
+  // The current item: loaded (or followed: new file, new gain) on each change.
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine) return;
+    if (!current) return engine.clear();
+    const track = trackOf(mediaOf(current), quality, normalization, (m) => engine.canPlayType(m));
+    const at = startAt.current?.playId === playId ? startAt.current.at : 0;
+    engine.show(track, playId, at);
+  }, [current, playId, quality, normalization]);
+
+  // Play or pause as the machine wants.
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine || !current) return;
+    if (playing) engine.play();
+    else engine.pause();
+  }, [playing, current, playId]);
+
+  useEffect(() => engineRef.current?.setLevels(volume, muted), [volume, muted]);
+
+  // What the machine plays after this item ends (not under repeat one): preloaded, so the
+  // end is gapless and Next starts at once.
+  const upNext = repeat === 'one' ? null : ((queue[0] as PlayerItem | undefined) ?? null);
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine) return;
+    engine.preload(
+      upNext
+        ? trackOf(mediaOf(upNext), quality, normalization, (m) => engine.canPlayType(m))
+        : null,
+    );
+  }, [upNext, playId, quality, normalization]);
+
+  // Stream records: a record when a start first plays; the one before is reported as it ends.
+  useEffect(() => {
+    if (recordedPlayId.current !== null && recordedPlayId.current !== playId) {
+      recorder.finish();
+      recordedPlayId.current = null;
+    }
+    if (playing && current && recordedPlayId.current !== playId) {
+      recordedPlayId.current = playId;
+      recorder.begin(current);
+    }
+  }, [playId, playing, current, recorder]);
 
   useEffect(() => {
-    const audio = audioRef.current;
-    if (!audio || !current) return;
-    const media = mediaById.current.get(current.id) ?? null;
-    const url = media
-      ? chooseAudioSource(media, quality, (mime) => audio.canPlayType(mime) as CanPlay).url
-      : current.audioUrl;
-    if (loaded.current?.url !== url) {
-      // The same item in another file (quality changed, renditions arrived): carry on from
-      // where it was; a new item starts at 0.
-      const resumeAt = loaded.current?.id === current.id ? audio.currentTime : 0;
-      loaded.current = { id: current.id, url };
-      audio.src = url;
-      if (resumeAt > 0) audio.currentTime = resumeAt;
+    if (!playing) return;
+    const timer = setInterval(() => recorder.report(), REPORT_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [playing, recorder]);
+
+  // Premium from the server's subscription check; a failure means free (spec §4).
+  const subscription = useQuery({
+    queryKey: ['subscription', userId],
+    queryFn: () => api.get<SubscriptionStatus>('/subscription'),
+    enabled: userId !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  const subscribed = subscription.data?.subscribed === true;
+  useEffect(() => dispatch({ type: 'premiumKnown', premium: subscribed }), [subscribed]);
+
+  // Restore once per signed-in user, paused, then the skip clock starts ticking.
+  useEffect(() => {
+    if (!userId || restoredFor.current === userId) return;
+    restoredFor.current = userId;
+    const saved = loadPlayer(userId);
+    if (saved) {
+      startAt.current = { playId: stateRef.current.playId, at: Number(saved.progress) || 0 };
+      dispatch({ type: 'restored', state: saved });
     }
-    if (playing && graph.current === undefined) graph.current = connectLoudnessGraph(audio);
-    applyLevels(audio, graph.current ?? null, linearGain(media?.gainDb), volume);
-    if (playing && audio.paused) {
-      graph.current?.wake();
-      audio.play().catch((e: unknown) => {
-        // A newer load or a pause interrupted this play: not a failure.
-        if (e instanceof DOMException && e.name === 'AbortError') return;
-        // Blocked autoplay or an unplayable source: show it as paused.
-        dispatch({ type: 'playbackPaused' });
-      });
-    } else if (!playing && !audio.paused) {
-      audio.pause();
-    }
-    // Idempotent, so a volume change running it again reloads and restarts nothing.
-  }, [current, playing, quality, volume]);
+    dispatch({ type: 'skipClockTicked', at: Date.now() });
+  }, [userId]);
+
+  useEffect(() => {
+    const timer = setInterval(
+      () => dispatch({ type: 'skipClockTicked', at: Date.now() }),
+      SKIP_CLOCK_MS,
+    );
+    return () => clearInterval(timer);
+  }, []);
+
+  // Kept across a reload: on every change but progress ticks, which are kept every few
+  // seconds while playing, and when the page is hidden or closed.
+  const pausedAt = playing ? -1 : progress;
+  useEffect(() => {
+    if (userId && restoredFor.current === userId) savePlayer(userId, stateRef.current);
+  }, [
+    userId,
+    current,
+    queue,
+    history,
+    shuffle,
+    repeat,
+    volume,
+    muted,
+    duration,
+    pausedAt,
+    state.skipCount,
+    state.skipWindowStartedAt,
+  ]);
+  useEffect(() => {
+    if (!userId) return;
+    const save = () => {
+      if (restoredFor.current === userId) savePlayer(userId, stateRef.current);
+    };
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') {
+        save();
+        recorder.report();
+      }
+    };
+    const timer = setInterval(() => {
+      if (stateRef.current.playing) save();
+    }, SAVE_EVERY_MS);
+    window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', onHide);
+    };
+  }, [userId, recorder]);
+
+  // Spec §8: a refused skip shows the toast (each time it is refused).
+  useEffect(() => {
+    if (skipBlockedAt !== null)
+      toast.error(SKIP_LIMIT_TITLE, { description: SKIP_LIMIT_DESCRIPTION });
+  }, [skipBlockedAt]);
 
   const controls = useMemo<PlayerControls>(
     () => ({
-      load: (item) => {
-        mediaById.current.set(item.id, item.media);
-        dispatch({ type: 'itemLoaded', item });
-      },
+      load: (item) => dispatch({ type: 'itemLoaded', item }),
       toggle: () => dispatch({ type: 'playToggled' }),
       seek: (seconds) => {
-        const audio = audioRef.current;
-        if (!audio || !Number.isFinite(seconds)) return;
-        audio.currentTime = Math.max(0, seconds);
+        if (!Number.isFinite(seconds)) return;
+        recorder.stopped(false);
+        engineRef.current?.seek(seconds);
         dispatch({ type: 'seeked', progress: seconds });
+        showMediaSessionPosition(seconds, stateRef.current.duration);
       },
       setVolume: (v) => dispatch({ type: 'volumeChanged', volume: v }),
+      toggleMute: () => dispatch({ type: 'muteToggled' }),
+      next: () => dispatch({ type: 'nextRequested', at: Date.now() }),
+      previous: () => dispatch({ type: 'previousRequested', at: Date.now() }),
+      cycleRepeat: () => dispatch({ type: 'repeatCycled' }),
+      toggleShuffle: () => dispatch({ type: 'shuffleToggled', random: Math.random }),
+      addToQueue: (items) => dispatch({ type: 'queued', items }),
+      removeFromQueue: (index) => dispatch({ type: 'queueItemRemoved', index }),
+      moveInQueue: (from, to) => dispatch({ type: 'queueItemMoved', from, to }),
+      clearQueue: () => dispatch({ type: 'queueCleared' }),
+      playFromQueue: (index) => dispatch({ type: 'queueItemPlayed', index }),
+      setNormalization,
     }),
-    [],
+    [recorder],
+  );
+
+  // Keyboard shortcuts, page-wide; player-shortcuts.ts says when they stay quiet.
+  useEffect(() => {
+    const run: Record<ShortcutAction, () => void> = {
+      toggle: controls.toggle,
+      next: controls.next,
+      previous: controls.previous,
+      mute: controls.toggleMute,
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (!stateRef.current.current) return;
+      const action = shortcutFor(e, describeTarget(e.target));
+      if (!action) return;
+      e.preventDefault();
+      run[action]();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [controls]);
+
+  // Media Session: lock screen and hardware keys.
+  useEffect(
+    () =>
+      bindMediaSession({
+        play: () => {
+          if (!stateRef.current.playing) controls.toggle();
+        },
+        pause: () => {
+          if (stateRef.current.playing) controls.toggle();
+        },
+        next: controls.next,
+        previous: controls.previous,
+        seek: controls.seek,
+      }),
+    [controls],
+  );
+  useEffect(() => showMediaSessionItem(current), [current]);
+  useEffect(() => showMediaSessionState(current ? playing : null), [current, playing]);
+  useEffect(
+    () => showMediaSessionPosition(stateRef.current.progress, duration),
+    [duration, playing, playId],
   );
 
   const nowPlaying = useMemo(() => ({ current, playing }), [current, playing]);
-  const where = useMemo(() => ({ progress, duration, volume }), [progress, duration, volume]);
+  const where = useMemo(
+    () => ({ progress, duration, volume, muted }),
+    [progress, duration, volume, muted],
+  );
+  const canNext = canGoNext(state);
+  const canPrevious = canGoPrevious(state);
+  const queued = useMemo(
+    () => ({
+      queue: queue as PlayerItem[],
+      history: history as PlayerItem[],
+      shuffle,
+      repeat,
+      canNext,
+      canPrevious,
+      premium,
+    }),
+    [queue, history, shuffle, repeat, canNext, canPrevious, premium],
+  );
 
   return (
     <ControlsContext.Provider value={controls}>
       <NowPlayingContext.Provider value={nowPlaying}>
-        <ProgressContext.Provider value={where}>
-          {children}
-          <audio
-            ref={audioRef}
-            preload="metadata"
-            // The loudness graph reads the samples: cross-origin media must allow it.
-            crossOrigin="anonymous"
-            data-testid="player-audio"
-            onTimeUpdate={(e) =>
-              dispatch({ type: 'progressed', progress: e.currentTarget.currentTime })
-            }
-            onDurationChange={(e) =>
-              dispatch({ type: 'durationKnown', duration: e.currentTarget.duration })
-            }
-            onPlay={() => dispatch({ type: 'playbackStarted' })}
-            onPause={(e) => {
-              // The element pauses itself at the end; 'ended' says what happened then.
-              if (!e.currentTarget.ended) dispatch({ type: 'playbackPaused' });
-            }}
-            onEnded={(e) => {
-              e.currentTarget.currentTime = 0;
-              dispatch({ type: 'ended' });
-            }}
-            onError={() => dispatch({ type: 'playbackPaused' })}
-          />
-        </ProgressContext.Provider>
+        <QueueContext.Provider value={queued}>
+          <ProgressContext.Provider value={where}>
+            {children}
+            {/* The engine's two <audio> elements live here (audio-engine.ts). */}
+            <div ref={hostRef} hidden data-player-engine="" />
+          </ProgressContext.Provider>
+        </QueueContext.Provider>
       </NowPlayingContext.Provider>
     </ControlsContext.Provider>
   );

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { shortcutFor, type ShortcutKey, type ShortcutTarget } from './player-shortcuts.ts';
+
+const key = (k: string, over: Partial<ShortcutKey> = {}): ShortcutKey => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  altKey: false,
+  metaKey: false,
+  defaultPrevented: false,
+  repeat: false,
+  ...over,
+});
+const el = (tagName: string, over: Partial<ShortcutTarget> = {}): ShortcutTarget => ({
+  tagName,
+  isContentEditable: false,
+  role: null,
+  ...over,
+});
+const shift = { shiftKey: true };
+
+describe('player shortcuts', () => {
+  it('Space, Shift+arrows and M on the page', () => {
+    expect(shortcutFor(key(' '), null)).toBe('toggle');
+    expect(shortcutFor(key('ArrowRight', shift), null)).toBe('next');
+    expect(shortcutFor(key('ArrowLeft', shift), null)).toBe('previous');
+    expect(shortcutFor(key('m'), null)).toBe('mute');
+    expect(shortcutFor(key('M'), el('DIV'))).toBe('mute');
+  });
+
+  it('plain arrows and other keys are left alone', () => {
+    expect(shortcutFor(key('ArrowRight'), null)).toBeNull();
+    expect(shortcutFor(key('ArrowLeft'), null)).toBeNull();
+    expect(shortcutFor(key('k'), null)).toBeNull();
+    expect(shortcutFor(key('M', shift), null)).toBeNull();
+  });
+
+  it('never while typing', () => {
+    for (const target of [
+      el('INPUT'),
+      el('TEXTAREA'),
+      el('SELECT'),
+      el('DIV', { isContentEditable: true }),
+      el('DIV', { role: 'textbox' }),
+      el('DIV', { role: 'combobox' }),
+      el('SPAN', { role: 'slider' }),
+    ]) {
+      for (const k of [key(' '), key('m'), key('ArrowRight', shift), key('ArrowLeft', shift)])
+        expect(shortcutFor(k, target), `${target.tagName} ${target.role}`).toBeNull();
+    }
+  });
+
+  it('never with Ctrl, Alt or Meta, on a held key, or once a control handled the key', () => {
+    expect(shortcutFor(key('m', { ctrlKey: true }), null)).toBeNull();
+    expect(shortcutFor(key(' ', { altKey: true }), null)).toBeNull();
+    expect(shortcutFor(key('ArrowRight', { shiftKey: true, metaKey: true }), null)).toBeNull();
+    expect(shortcutFor(key(' ', { repeat: true }), null)).toBeNull();
+    expect(
+      shortcutFor(key('ArrowRight', { shiftKey: true, defaultPrevented: true }), null),
+    ).toBeNull();
+  });
+
+  it('Space presses a focused button or link, not the player; the other keys still work there', () => {
+    expect(shortcutFor(key(' '), el('BUTTON'))).toBeNull();
+    expect(shortcutFor(key(' '), el('A'))).toBeNull();
+    expect(shortcutFor(key(' '), el('DIV', { role: 'button' }))).toBeNull();
+    expect(shortcutFor(key(' '), el('DIV', { role: 'switch' }))).toBeNull();
+    expect(shortcutFor(key('m'), el('BUTTON'))).toBe('mute');
+    expect(shortcutFor(key('ArrowRight', shift), el('BUTTON'))).toBe('next');
+  });
+
+  it('menus keep their own keys (type-ahead)', () => {
+    expect(shortcutFor(key('m'), el('DIV', { role: 'menuitemradio' }))).toBeNull();
+  });
+});
