@@ -133,6 +133,15 @@ describe('position and volume', () => {
     expect(late).toMatchObject({ duration: 40, progress: 40 });
   });
 
+  it('with nothing loaded, progress and seeks are ignored', () => {
+    expect(playerReducer(initialPlayerState, { type: 'progressed', progress: 8 })).toBe(
+      initialPlayerState,
+    );
+    expect(playerReducer(initialPlayerState, { type: 'seeked', progress: 8 })).toBe(
+      initialPlayerState,
+    );
+  });
+
   it('an unknown duration reads as 0', () => {
     const s = playerReducer(initialPlayerState, { type: 'durationKnown', duration: Infinity });
     expect(s.duration).toBe(0);

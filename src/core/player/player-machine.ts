@@ -377,13 +377,13 @@ export function playerReducer(state: PlayerState, event: PlayerEvent): PlayerSta
     case 'playbackPaused':
       return state.playing ? { ...state, playing: false } : state;
     case 'progressed':
-      return { ...state, progress: within(event.progress, state.duration) };
+    case 'seeked':
+      // With nothing loaded there is no position to move.
+      return state.current ? { ...state, progress: within(event.progress, state.duration) } : state;
     case 'durationKnown': {
       const duration = finite(event.duration);
       return { ...state, duration, progress: within(state.progress, duration) };
     }
-    case 'seeked':
-      return { ...state, progress: within(event.progress, state.duration) };
     case 'volumeChanged':
       if (Number.isNaN(event.volume)) return state;
       // Moving the slider is asking to hear it: it unmutes, as in most players.
