@@ -1,32 +1,66 @@
-// Spec §2 Player bar, minimal: shown once an item is loaded. Shuffle, previous/next, repeat
-// and the queue come with the full player.
-import { Pause, Play, Volume1, Volume2, VolumeX } from 'lucide-react';
+// Spec §2 Player bar: shown once an item is loaded. Cover (or the placeholder), title and
+// artist / podcast; Shuffle, Previous, Play/Pause, Next, Repeat; the progress slider with
+// elapsed and total time in m:ss; Queue with a count badge (opens the queue panel); the
+// player's menu (quality, loudness normalization), mute and volume.
+// Split by what each part reads, so a progress tick re-renders only the slider and times.
+import { useId } from 'react';
+import {
+  ListMusic,
+  Pause,
+  Play,
+  Repeat,
+  Repeat1,
+  Shuffle,
+  SkipBack,
+  SkipForward,
+  Volume1,
+  Volume2,
+  VolumeX,
+} from 'lucide-react';
+import type { RepeatMode } from '../../../core/player/player-machine.ts';
 import { Button } from '@/web/components/ui/button.tsx';
+import { cn } from '@/web/components/ui/cn.ts';
 import { Range } from '@/web/components/ui/range.tsx';
 import { formatTime } from '@/web/lib/format.ts';
 import { fallbackCover, PLACEHOLDER_COVER } from '@/web/features/catalogue/song-display.ts';
-import { useNowPlaying, usePlayerControls, usePlayerProgress } from './use-player.ts';
+import {
+  useNowPlaying,
+  usePlayerControls,
+  usePlayerProgress,
+  usePlayerQueue,
+} from './use-player.ts';
 import { QualityMenu } from './quality-menu.tsx';
+import { useQueuePanel } from './queue-panel-state.ts';
+import { WaveformScrubber } from './waveform-scrubber.tsx';
 
-function SeekBar() {
+const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
+  off: 'Repeat is off',
+  all: 'Repeating the queue',
+  one: 'Repeating this track',
+};
+
+// A toggle that is on reads in the brand colour, with a dot under it (not colour alone).
+const toggleClass = (on: boolean) =>
+  cn(
+    'relative shrink-0 text-muted-foreground hover:text-foreground',
+    on &&
+      'text-primary hover:text-primary after:absolute after:bottom-0.5 after:size-1 after:rounded-full after:bg-current',
+  );
+
+function SeekBar({ peaksUrl }: { peaksUrl: string | null }) {
   const { progress, duration } = usePlayerProgress();
   const { seek } = usePlayerControls();
-  const max = Math.max(duration, progress, 0);
   return (
     <div className="flex w-full items-center gap-2 text-xs text-muted-foreground tabular-nums">
       <span data-testid="player-elapsed" className="w-10 text-right">
         {formatTime(progress)}
       </span>
-      <Range
-        aria-label="Seek"
-        aria-valuetext={`${formatTime(progress)} of ${formatTime(duration)}`}
+      <WaveformScrubber
+        peaksUrl={peaksUrl}
+        progress={progress}
+        duration={duration}
+        onSeek={seek}
         className="min-w-0 flex-1"
-        min={0}
-        max={max || 1}
-        step={1}
-        value={Math.min(progress, max)}
-        disabled={duration === 0}
-        onChange={(e) => seek(Number(e.currentTarget.value))}
       />
       <span data-testid="player-duration" className="w-10">
         {formatTime(duration)}
@@ -35,17 +69,129 @@ function SeekBar() {
   );
 }
 
-function VolumeControl() {
-  const { volume } = usePlayerProgress();
-  const { setVolume } = usePlayerControls();
-  const Icon = volume === 0 ? VolumeX : volume < 50 ? Volume1 : Volume2;
+function Transport() {
+  const { playing } = useNowPlaying();
+  const { shuffle, repeat, canNext, canPrevious } = usePlayerQueue();
+  const { toggle, next, previous, cycleRepeat, toggleShuffle } = usePlayerControls();
+  const repeatDescription = useId();
   return (
-    <div className="flex w-36 items-center gap-2 lg:w-44">
-      <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+    <div className="flex items-center justify-center gap-1 sm:gap-2">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Shuffle"
+        aria-pressed={shuffle}
+        className={toggleClass(shuffle)}
+        onClick={toggleShuffle}
+      >
+        <Shuffle aria-hidden="true" />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Previous"
+        disabled={!canPrevious}
+        className="shrink-0"
+        onClick={previous}
+      >
+        <SkipBack className="fill-current" aria-hidden="true" />
+      </Button>
+      <Button
+        size="icon"
+        className="size-10 shrink-0 rounded-full bg-foreground text-background hover:scale-105 hover:bg-foreground"
+        aria-label={playing ? 'Pause' : 'Play'}
+        onClick={toggle}
+      >
+        {playing ? (
+          <Pause className="size-5 fill-current" aria-hidden="true" />
+        ) : (
+          <Play className="ml-0.5 size-5 fill-current" aria-hidden="true" />
+        )}
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Next"
+        disabled={!canNext}
+        className="shrink-0"
+        onClick={next}
+      >
+        <SkipForward className="fill-current" aria-hidden="true" />
+      </Button>
+      {/* The name stays 'Repeat'; the mode (off / all / one) is its description. */}
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Repeat"
+        aria-pressed={repeat !== 'off'}
+        aria-describedby={repeatDescription}
+        data-repeat={repeat}
+        title={REPEAT_DESCRIPTIONS[repeat]}
+        className={toggleClass(repeat !== 'off')}
+        onClick={cycleRepeat}
+      >
+        {repeat === 'one' ? <Repeat1 aria-hidden="true" /> : <Repeat aria-hidden="true" />}
+        <span id={repeatDescription} hidden>
+          {REPEAT_DESCRIPTIONS[repeat]}
+        </span>
+      </Button>
+    </div>
+  );
+}
+
+function QueueButton() {
+  const { queue } = usePlayerQueue();
+  const { open, setOpen } = useQueuePanel();
+  const count = queue.length;
+  const description = useId();
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      aria-label="Queue"
+      aria-expanded={open}
+      aria-describedby={description}
+      className={toggleClass(open)}
+      onClick={() => setOpen(!open)}
+    >
+      <ListMusic aria-hidden="true" />
+      <span id={description} hidden>
+        {count} track(s) in queue
+      </span>
+      {count > 0 && (
+        <span
+          data-testid="queue-badge"
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-primary px-1 text-[10px] leading-none font-bold text-primary-foreground"
+        >
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </Button>
+  );
+}
+
+function VolumeControl() {
+  const { volume, muted } = usePlayerProgress();
+  const { setVolume, toggleMute } = usePlayerControls();
+  const silent = muted || volume === 0;
+  const Icon = silent ? VolumeX : volume < 50 ? Volume1 : Volume2;
+  return (
+    <div className="flex w-36 items-center gap-1 lg:w-44">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Mute"
+        aria-pressed={muted}
+        className="shrink-0 text-muted-foreground hover:text-foreground"
+        onClick={toggleMute}
+      >
+        <Icon aria-hidden="true" />
+      </Button>
       <Range
         aria-label="Volume"
-        aria-valuetext={`${volume}%`}
-        className="min-w-0 flex-1"
+        aria-valuetext={muted ? `${volume}%, muted` : `${volume}%`}
+        className={cn('min-w-0 flex-1', muted && 'opacity-50')}
         min={0}
         max={100}
         step={1}
@@ -57,20 +203,19 @@ function VolumeControl() {
 }
 
 export function PlayerBar() {
-  const { current, playing } = useNowPlaying();
-  const { toggle } = usePlayerControls();
+  const { current } = useNowPlaying();
   if (!current) return null;
 
   return (
     <>
       {/* Keeps the end of the page clear of the fixed bar. */}
-      <div aria-hidden="true" className="h-28 shrink-0 sm:h-24" />
+      <div aria-hidden="true" className="h-32 shrink-0 sm:h-24" />
       <section
         aria-label="Player"
         data-player-bar
         className="fixed inset-x-0 bottom-0 z-30 border-t bg-sidebar/95 backdrop-blur-md md:left-64"
       >
-        <div className="mx-auto grid max-w-[1600px] grid-cols-[minmax(0,1fr)_auto_auto] items-center gap-x-4 gap-y-1 px-4 py-2 [grid-template-areas:'info_play_volume'_'seek_seek_seek'] sm:h-24 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_volume'_'info_seek_volume'] md:px-6">
+        <div className="mx-auto grid max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-2 [grid-template-areas:'info_extra'_'play_play'_'seek_seek'] sm:h-24 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_extra'_'info_seek_extra'] md:px-6">
           <div className="flex min-w-0 items-center gap-3 [grid-area:info]">
             <img
               src={current.coverArt || PLACEHOLDER_COVER}
@@ -88,27 +233,18 @@ export function PlayerBar() {
             </div>
           </div>
 
-          <div className="flex justify-center [grid-area:play] sm:self-end">
-            <Button
-              size="icon"
-              className="size-10 rounded-full bg-foreground text-background hover:scale-105 hover:bg-foreground"
-              aria-label={playing ? 'Pause' : 'Play'}
-              onClick={toggle}
-            >
-              {playing ? (
-                <Pause className="size-5 fill-current" aria-hidden="true" />
-              ) : (
-                <Play className="ml-0.5 size-5 fill-current" aria-hidden="true" />
-              )}
-            </Button>
+          <div className="[grid-area:play] sm:self-end">
+            <Transport />
           </div>
 
           <div className="mx-auto w-full max-w-xl [grid-area:seek] sm:self-start">
-            <SeekBar />
+            <SeekBar peaksUrl={current.waveformUrl ?? null} />
           </div>
 
-          {/* Quality on every width (data saving matters most on phones); volume from sm. */}
-          <div className="flex items-center justify-end gap-1 [grid-area:volume]">
+          {/* Queue and the menu on every width (data saving matters most on phones); mute and
+              volume from sm (phones have their own volume keys). */}
+          <div className="flex items-center justify-end gap-1 [grid-area:extra]">
+            <QueueButton />
             <QualityMenu />
             <div className="hidden sm:block">
               <VolumeControl />

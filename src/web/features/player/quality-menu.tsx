@@ -1,6 +1,7 @@
-// The listener's streaming quality, in the player bar where playback is controlled: a menu
-// button named "Quality" with Data saver / Normal / High as radio items (keyboard: Enter or
-// Space opens, arrows move, Enter picks). The choice applies at once, from the same moment.
+// The player's menu, in the bar where playback is controlled: a menu button named "Quality"
+// with Data saver / Normal / High as radio items (keyboard: Enter or Space opens, arrows move,
+// Enter picks) and the 'Loudness normalization' switch. Choices apply at once and are kept
+// per device.
 import { useId } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -10,13 +11,18 @@ import {
   DropdownMenuLabel,
   DropdownMenuRadioGroup,
   DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuSwitchItem,
   DropdownMenuTrigger,
 } from '@/web/components/ui/dropdown-menu.tsx';
 import { isQuality, QUALITIES, QUALITY_LABELS } from './playback-quality.ts';
 import { setQuality, useQuality } from './use-quality.ts';
+import { useNormalization, usePlayerControls } from './use-player.ts';
 
 export function QualityMenu() {
   const quality = useQuality();
+  const normalization = useNormalization();
+  const { setNormalization } = usePlayerControls();
   const ids = useId();
   return (
     // Not modal: the page stays in the accessibility tree (and playing) while it is open.
@@ -55,6 +61,19 @@ export function QualityMenu() {
             </DropdownMenuRadioItem>
           ))}
         </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuSwitchItem
+          checked={normalization}
+          onCheckedChange={setNormalization}
+          // A switch: the menu stays open to show the new state.
+          onSelect={(e) => e.preventDefault()}
+          aria-describedby={`${ids}-loudness`}
+        >
+          Loudness normalization
+          <span id={`${ids}-loudness`} hidden>
+            Plays every song at a similar loudness
+          </span>
+        </DropdownMenuSwitchItem>
       </DropdownMenuContent>
     </DropdownMenu>
   );
