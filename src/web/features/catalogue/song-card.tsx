@@ -11,6 +11,7 @@ import {
 import { cn } from '@/web/components/ui/cn.ts';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
+import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
 import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
@@ -85,10 +86,15 @@ export function SongCard({ song }: { song: Song }) {
           )}
         </button>
       </div>
-      <h3 className="mt-3 truncate text-sm font-semibold" title={song.title}>
-        {song.title}
-      </h3>
-      <p className="truncate text-xs text-muted-foreground">{artist}</p>
+      <div className="mt-3 flex items-start gap-1">
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate text-sm font-semibold" title={song.title}>
+            {song.title}
+          </h3>
+          <p className="truncate text-xs text-muted-foreground">{artist}</p>
+        </div>
+        {item && <AddToQueueButton item={item} className="-mr-1" />}
+      </div>
       {/* The pipeline's state is the artist's business; listeners just play the song. */}
       {isOwner && <SongMediaStatus song={song} />}
     </article>
