@@ -7,6 +7,7 @@ import { TopBar } from '@/web/shell/top-bar.tsx';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { useScreen } from '@/web/shell/route-guards.tsx';
 import { PlayerBar } from '@/web/features/player/player-bar.tsx';
+import { QueuePanel } from '@/web/features/player/queue-panel.tsx';
 
 export function AppShell() {
   const screen = useScreen();
@@ -61,6 +62,7 @@ export function AppShell() {
         </main>
         <PlayerBar />
       </div>
+      <QueuePanel />
     </div>
   );
 }
