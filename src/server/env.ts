@@ -76,6 +76,7 @@ const schema = z
     JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     JOB_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(8),
+    JOB_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     // Fault injection for tests/integration/upload-crash.test.ts (storage/crash-point.ts).
     CANTO_TEST_CRASH_AT: z.string().max(100).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
@@ -177,10 +178,16 @@ export type Env = {
   /**
    * The job queue (src/server/jobs, docs/decisions/0013): how often a worker looks for due
    * jobs nobody announced, how long a claim holds a job without renewal (a killed worker's
-   * job runs again after it), and how long a stop waits for running jobs before giving
-   * them back.
+   * job runs again after it), how long a stop waits for running jobs before giving
+   * them back, and the wait before a failed job's first retry (it doubles with each further
+   * failure, up to an hour).
    */
-  jobs: { pollIntervalMs: number; leaseSeconds: number; stopTimeoutSeconds: number };
+  jobs: {
+    pollIntervalMs: number;
+    leaseSeconds: number;
+    stopTimeoutSeconds: number;
+    retrySeconds: number;
+  };
   /** CANTO_TEST_CRASH_AT: the step at which the process kills itself (crash tests only). */
   testCrashAt: string | undefined;
   smtpUrl: string | undefined;
@@ -263,6 +270,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       pollIntervalMs: v.JOB_POLL_INTERVAL_MS,
       leaseSeconds: v.JOB_LEASE_SECONDS,
       stopTimeoutSeconds: v.JOB_STOP_TIMEOUT_SECONDS,
+      retrySeconds: v.JOB_RETRY_SECONDS,
     },
     testCrashAt: v.CANTO_TEST_CRASH_AT,
     smtpUrl: v.SMTP_URL,

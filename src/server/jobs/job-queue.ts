@@ -68,6 +68,11 @@ export type JobQueueOptions = {
   pollIntervalMs: number;
   leaseSeconds: number;
   stopTimeoutSeconds: number;
+  /**
+   * The wait before a failed job's first retry, for handlers without their own backoff
+   * (JOB_RETRY_SECONDS; default 5): it doubles with each further failure, up to an hour.
+   */
+  retrySeconds?: number;
 };
 
 const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/;
@@ -82,6 +87,9 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const { database, clock } = options;
   const repository = createJobsRepository(database.db);
   const handlers = new Map<string, RegisteredHandler>();
+  const queueBackoff: Backoff = options.retrySeconds
+    ? { ...defaultBackoff, baseMs: options.retrySeconds * 1000 }
+    : defaultBackoff;
   const worker = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const runner = createJobRunner({
     repository,
@@ -111,7 +119,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         name,
         run: handler as JobHandler<any>,
         concurrency,
-        backoff: opts.backoff ?? defaultBackoff,
+        backoff: opts.backoff ?? queueBackoff,
         onDead: opts.onDead,
       });
     },
