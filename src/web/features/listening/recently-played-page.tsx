@@ -64,10 +64,9 @@ function PlayRow({ item, now }: { item: RecentlyPlayedItem; now: number }) {
         className="size-11 shrink-0 rounded-md bg-muted object-cover"
       />
       <div className="min-w-0 flex-1">
-        <p
-          className={cn('truncate text-sm font-semibold', isCurrent && 'text-primary')}
-          title={song.title}
-        >
+        {/* The row's background and aria-current mark the current song; brand-coloured text
+            would fall below AA contrast on the card. */}
+        <p className="truncate text-sm font-semibold" title={song.title}>
           {song.title}
         </p>
         <p className="truncate text-xs text-muted-foreground">{artist}</p>
