@@ -201,9 +201,8 @@ function StatsSkeleton() {
   );
 }
 
-export default function StatsPage() {
-  const { stats, loading } = useListeningStats();
-
+/** The screen for given stats (no data reads as zeros and empty sections). */
+export function StatsView({ stats, loading }: { stats: UserStats; loading: boolean }) {
   return (
     <div aria-busy={loading} className="mx-auto max-w-6xl">
       {loading ? (
@@ -238,4 +237,9 @@ export default function StatsPage() {
       )}
     </div>
   );
+}
+
+export default function StatsPage() {
+  const { stats, loading } = useListeningStats();
+  return <StatsView stats={stats} loading={loading} />;
 }
