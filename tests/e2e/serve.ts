@@ -1,13 +1,16 @@
 // Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
 // content, a known admin and an approved artist (fixture-accounts.ts, run first: PGlite
-// allows one process at a time). Runs the production server the way `npm start` does (node
-// with package.json's options, scripts/start.mjs, the compiled dist/server that the
-// webServer command has just built), so the journeys exercise what ships.
+// allows one process at a time), and an ffmpeg journeys can make fail (ffmpeg-faults.ts).
+// Runs the production server the way `npm start` does (node with package.json's options,
+// scripts/start.mjs, the compiled dist/server that the webServer command has just built), so
+// the journeys exercise what ships.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { E2E_ADMIN } from './accounts.ts';
+import { ffmpegFaultDir, writeFaultyFfmpeg } from './ffmpeg-faults.ts';
 
 // Keep in step with playwright.config.ts (port).
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -28,6 +31,9 @@ if (fixtures.status !== 0) {
   process.exit(1);
 }
 
+// The real ffmpeg behind a wrapper that journeys can make fail (media-retry.spec.ts).
+const ffmpegPath = writeFaultyFfmpeg(E2E_PORT, process.env.FFMPEG_PATH ?? ffmpegPackage.path);
+
 const child = spawn(process.execPath, startArgs, {
   stdio: 'inherit',
   env: {
@@ -42,12 +48,17 @@ const child = spawn(process.execPath, startArgs, {
     // No external catalogue: a loopback address is refused before any connection (the
     // outbound guard), so home stays empty and journeys never depend on the internet.
     CATALOGUE_URL: 'http://127.0.0.1:9',
+    FFMPEG_PATH: ffmpegPath,
+    // A failing media job spends its five attempts in ~8-15 s rather than ~40-75 s (the
+    // default 5 s first wait), so a journey can see it fail (docs/decisions/0013).
+    JOB_RETRY_SECONDS: '1',
   },
 });
 
 let stopping = false;
 function cleanUp() {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(ffmpegFaultDir(E2E_PORT), { recursive: true, force: true });
 }
 
 function stop(signal: NodeJS.Signals) {
