@@ -1,7 +1,7 @@
 // The queue's items (spec §2 Queue panel): reordered by pointer drag or by keyboard with
 // dnd-kit (a handle per row: Space or Enter picks up, arrows move 25 px per press (spec §9),
 // Space or Enter drops, Escape cancels), removed, or clicked to play.
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import {
   closestCenter,
   DndContext,
@@ -62,7 +62,9 @@ export function QueueList({ items, onMove, onRemove, onPlay }: QueueListProps) {
     useSensor(KeyboardSensor, { coordinateGetter: verticalSteps }),
   );
 
-  // dnd-kit announces ids by default; people want titles and positions.
+  // dnd-kit announces ids by default; people want titles and positions. The drag starts
+  // over its own row: that is no move, so it would only replace 'Picked up…'.
+  const lastOver = useRef<UniqueIdentifier | null>(null);
   const announcements = useMemo<Announcements>(() => {
     const describe = (id: UniqueIdentifier) => {
       const i = ids.indexOf(String(id));
@@ -72,11 +74,14 @@ export function QueueList({ items, onMove, onRemove, onPlay }: QueueListProps) {
       id === undefined ? null : `position ${describe(id).position} of ${ids.length}`;
     return {
       onDragStart: ({ active }) => {
+        lastOver.current = active.id;
         const { title, position } = describe(active.id);
         return `Picked up ${title} at position ${position} of ${ids.length}.`;
       },
       onDragOver: ({ active, over }) => {
-        const at = where(over?.id);
+        if (!over || over.id === lastOver.current) return undefined;
+        lastOver.current = over.id;
+        const at = where(over.id);
         return at ? `${describe(active.id).title} moved to ${at}.` : undefined;
       },
       onDragEnd: ({ active, over }) => {
