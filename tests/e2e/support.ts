@@ -7,7 +7,9 @@ export { E2E_ADMIN, E2E_ARTIST } from './accounts.ts';
 export const PASSWORD = 'listen-pass-1';
 
 // Written by global.setup.ts: cookies of a signed-in listener, admin and artist, and logins.
-export const AUTH_DIR = path.resolve('.tmp/e2e-auth');
+// One folder per E2E_PORT: runs on other ports (other servers, other signing keys) in the
+// same checkout would otherwise overwrite them mid-run and sign these journeys out.
+export const AUTH_DIR = path.resolve('.tmp/e2e-auth', process.env.E2E_PORT ?? '3100');
 export const LISTENER_STATE = path.join(AUTH_DIR, 'listener.json');
 export const ADMIN_STATE = path.join(AUTH_DIR, 'admin.json');
 export const ARTIST_STATE = path.join(AUTH_DIR, 'artist.json');
