@@ -190,7 +190,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     }
     if (playing && current && recordedPlayId.current !== playId) {
       recordedPlayId.current = playId;
-      recorder.begin(current);
+      recorder.begin(current, stateRef.current.progress);
     }
   }, [playId, playing, current, recorder]);
 

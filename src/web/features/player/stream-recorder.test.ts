@@ -27,7 +27,8 @@ describe('StreamRecorder', () => {
     const { api, started, reports } = fakeApi();
     const r = new StreamRecorder(api);
     r.begin({ id: SONG, kind: 'song' });
-    for (const p of [0, 0.5, 1, 1.5]) r.ticked(p);
+    // The element's first time update comes a quarter second in: heard from 0.
+    for (const p of [0.25, 0.5, 1, 1.5]) r.ticked(p);
     r.stopped(true); // pause
     for (const p of [1.5, 2, 2.5]) r.ticked(p);
     r.report(); // the 30 s timer
@@ -37,6 +38,17 @@ describe('StreamRecorder', () => {
       ['rec-1', 1500],
       ['rec-1', 2500],
     ]);
+  });
+
+  it('a start from a restored position counts from there', async () => {
+    const { api, reports } = fakeApi();
+    const r = new StreamRecorder(api);
+    r.begin({ id: SONG, kind: 'song' }, 40);
+    r.ticked(40.5);
+    r.ticked(41);
+    r.finish();
+    await flush();
+    expect(reports).toEqual([['rec-1', 1000]]);
   });
 
   it('reports only when more was heard since the last report', async () => {

@@ -39,8 +39,11 @@ export class StreamRecorder {
     private readonly log: (message: string, error: unknown) => void = (m, e) => console.warn(m, e),
   ) {}
 
-  /** A new start of an item: the previous play is reported and a record is written. */
-  begin(item: { id: string; kind?: string }): void {
+  /**
+   * A new start of an item at `position` (0, or where a restored item was): the previous
+   * play is reported and a record is written.
+   */
+  begin(item: { id: string; kind?: string }, position = 0): void {
     this.finish();
     if (!recordable(item)) return;
     const record = this.api.start(item.id).then(
@@ -50,7 +53,7 @@ export class StreamRecorder {
         return null;
       },
     );
-    this.play = { record, clock: freshClock, reported: 0 };
+    this.play = { record, clock: { ...freshClock, lastPosition: position }, reported: 0 };
   }
 
   /** The playing position (the element's time updates while it plays). */
