@@ -4,6 +4,7 @@
 // within the hour refused with the toast while the track stays. The fixture artist uploads
 // four long tones through the API first (long, so no track ends on its own mid-journey) and
 // deletes them at the end.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -254,4 +255,68 @@ test("a free listener's third skip within the hour is refused with the toast", a
   await expect(player.getByTestId('player-title')).toHaveText(C);
   await expect(player.getByTestId('queue-badge')).toHaveText('1');
   await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
+});
+
+test('pointer drag reorders; the menu switches loudness normalization; no serious axe findings', async ({
+  browser,
+  baseURL,
+}) => {
+  // @axe-core/playwright needs a page from browser.newContext().
+  const context = await browser.newContext({ baseURL, storageState: LISTENER_STATE });
+  const page = await context.newPage();
+  await page.goto('/');
+  await playFromCard(page, A);
+  await addToQueue(page, B, C, D);
+  await openQueue(page);
+
+  // Drag D's handle by pointer above B: D first.
+  const from = await panel(page)
+    .getByRole('button', { name: `Reorder ${D}` })
+    .boundingBox();
+  const to = await panel(page)
+    .getByRole('button', { name: `Reorder ${B}` })
+    .boundingBox();
+  if (!from || !to) throw new Error('queue handles are not laid out');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, to.y + 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(queueTitles(page)).toHaveText([D, B, C]);
+
+  const results = await new AxeBuilder({ page })
+    .include('[data-player-bar]')
+    .include('[data-testid="queue-panel"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(serious).toEqual([]);
+
+  // The player's menu: Quality as before, and a switch that stays open when flipped.
+  await bar(page).getByRole('button', { name: 'Quality', exact: true }).click();
+  const loudness = page.getByRole('menuitemcheckbox', { name: 'Loudness normalization' });
+  await expect(loudness).toHaveAttribute('aria-checked', 'true');
+  await loudness.click();
+  await expect(loudness).toHaveAttribute('aria-checked', 'false');
+  await page.keyboard.press('Escape');
+  // Kept on this device.
+  await page.reload();
+  await playFromCard(page, A);
+  await bar(page).getByRole('button', { name: 'Quality', exact: true }).click();
+  await expect(loudness).toHaveAttribute('aria-checked', 'false');
+  await loudness.press('Enter');
+  await expect(loudness).toHaveAttribute('aria-checked', 'true');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+
+  if (process.env.E2E_SCREENSHOTS) {
+    await openQueue(page);
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/desktop.png` });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/phone-panel.png` });
+    await panel(page).getByRole('button', { name: 'Close queue' }).click();
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/phone.png` });
+  }
+  await context.close();
 });

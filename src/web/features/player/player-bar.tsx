@@ -208,20 +208,21 @@ export function PlayerBar() {
 
   return (
     <>
-      {/* Keeps the end of the page clear of the fixed bar. */}
+      {/* Keeps the end of the page clear of the fixed bar (h-32 / h-24, as the queue panel's
+          bottom edge and styles.css's toast offsets assume). */}
       <div aria-hidden="true" className="h-32 shrink-0 sm:h-24" />
       <section
         aria-label="Player"
         data-player-bar
         className="fixed inset-x-0 bottom-0 z-30 border-t bg-sidebar/95 backdrop-blur-md md:left-64"
       >
-        <div className="mx-auto grid max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-1 px-4 py-2 [grid-template-areas:'info_extra'_'play_play'_'seek_seek'] sm:h-24 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_extra'_'info_seek_extra'] md:px-6">
+        <div className="mx-auto grid h-32 max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] content-center items-center gap-x-4 px-4 py-1 [grid-template-areas:'info_extra'_'play_play'_'seek_seek'] sm:h-24 sm:gap-y-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_extra'_'info_seek_extra'] md:px-6">
           <div className="flex min-w-0 items-center gap-3 [grid-area:info]">
             <img
               src={current.coverArt || PLACEHOLDER_COVER}
               alt=""
               onError={fallbackCover}
-              className="size-12 shrink-0 rounded-md bg-muted object-cover shadow"
+              className="size-10 shrink-0 rounded-md bg-muted object-cover shadow sm:size-12"
             />
             <div className="min-w-0">
               <p data-testid="player-title" className="truncate text-sm font-semibold">

@@ -1,7 +1,7 @@
-// Spec §2 Queue panel (right side, 24rem wide): heading 'Queue', 'Clear', a close button,
-// the empty state, the sortable list and the footer '{n} track(s) in queue'. Not modal: the
-// page and the player stay usable beside it. Escape closes it; focus goes in on open and
-// back to where it came from on close.
+// Spec §2 Queue panel (right side, 24rem wide, between the top bar and the player bar):
+// heading 'Queue', 'Clear', a close button, the empty state, the sortable list and the footer
+// '{n} track(s) in queue'. Not modal: the page and the player stay usable beside it. Escape
+// closes it; focus goes in on open and back to where it came from on close.
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { ListMusic, X } from 'lucide-react';
 import type { PlayableItem } from '../../../core/player/player-machine.ts';
@@ -55,7 +55,7 @@ export function QueuePanelView({
       aria-labelledby={headingId}
       data-testid="queue-panel"
       onKeyDown={onKeyDown}
-      className="fixed top-0 right-0 bottom-28 z-40 flex w-96 max-w-full flex-col border-l border-sidebar-border bg-sidebar shadow-2xl sm:bottom-24"
+      className="fixed top-16 right-0 bottom-32 z-40 flex w-96 max-w-full flex-col border-l border-sidebar-border bg-sidebar shadow-2xl sm:bottom-24"
     >
       <header className="flex items-center gap-2 border-b px-4 py-3">
         <h2
