@@ -26,6 +26,7 @@ const ORDER = [
   'playback',
   'streaming',
   'catalogue',
+  'listening',
 ];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
