@@ -109,8 +109,11 @@ export class AudioEngine {
       if (a.track?.url !== track.url) {
         // After a failed load the element may have lost its place: the caller's is used.
         const resumeAt = a.el.currentTime > 0 ? a.el.currentTime : at;
+        const wasPlaying = !a.el.paused;
         this.setSource(a, track);
         if (resumeAt > 0) a.el.currentTime = resumeAt;
+        // A new source stops the element: it goes on in the new file.
+        if (wasPlaying) this.play();
       } else {
         a.track = track;
       }
