@@ -8,6 +8,7 @@ import {
   ARTIST_STATE,
   E2E_ARTIST,
   expect,
+  expectToast,
   LISTENER_STATE,
   requireArtistSession,
   sidebar,
@@ -231,6 +232,25 @@ test('keyboard: Space plays and pauses, Shift+arrows skip, M mutes; never while 
   // Within the first 3 s Previous goes back to the song before.
   await page.keyboard.press('Shift+ArrowLeft');
   await expect(bar(page).getByTestId('player-title')).toHaveText(titles.long);
+  // Lock screens and media keys see what plays (Media Session).
+  await expect
+    .poll(() =>
+      page.evaluate(() => ({
+        title: navigator.mediaSession.metadata?.title,
+        artist: navigator.mediaSession.metadata?.artist,
+        state: navigator.mediaSession.playbackState,
+      })),
+    )
+    .toEqual({ title: titles.long, artist: E2E_ARTIST.displayName, state: 'playing' });
+
+  // Those were a free listener's 2 skips of the hour: the third is refused, with the toast.
+  await page.keyboard.press('Shift+ArrowRight');
+  await expectToast(
+    page,
+    'Skip limit reached',
+    'Free users can skip 2 times per hour. Upgrade to Premium for unlimited skips!',
+  );
+  await expect(bar(page).getByTestId('player-title')).toHaveText(titles.long);
 
   // In the search box the keys are text: nothing pauses, mutes or skips.
   await sidebar(page).getByRole('link', { name: 'Search' }).click();
@@ -276,4 +296,36 @@ test('a reload keeps the item, its position and the queue, and comes back paused
   expect(await position(page)).toBeGreaterThanOrEqual(before - 0.1);
   await page.keyboard.press('Shift+ArrowRight');
   await expect(bar(page).getByTestId('player-title')).toHaveText(titles.other);
+});
+
+test.describe('signed media URLs that expired while kept', () => {
+  // The element's request for the stale URL is refused (403) before the player refetches it.
+  test.use({ allowedConsoleErrors: [/status of 403/] });
+
+  test('a restored item whose URL no longer verifies is fetched again and plays from its place', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await playFromHome(page, titles.long);
+    await expect.poll(() => position(page), { timeout: 10_000 }).toBeGreaterThan(2);
+    await blur(page);
+    await page.keyboard.press('Space');
+    await expect.poll(() => paused(page)).toBe(true);
+    const before = await position(page);
+
+    // As if the page had been closed for longer than a signature lasts.
+    await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith('canto:player:'))!;
+      localStorage.setItem(key, localStorage.getItem(key)!.replace(/([?&]s=)[^&"]+/g, '$1forged'));
+    });
+    await page.reload();
+    await expect(bar(page).getByTestId('player-title')).toHaveText(titles.long);
+    await blur(page);
+    await page.keyboard.press('Space');
+    await expect.poll(() => paused(page), { timeout: 10_000 }).toBe(false);
+    expect(await audio(page).evaluate((a: HTMLAudioElement) => a.currentSrc)).not.toContain(
+      'forged',
+    );
+    expect(await position(page)).toBeGreaterThanOrEqual(before - 0.1);
+  });
 });

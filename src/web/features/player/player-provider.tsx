@@ -4,7 +4,7 @@
 // flag, the Media Session, keyboard shortcuts, the state kept across a reload, and the
 // skip-limit toast. It also picks the file to stream (quality + what this browser plays)
 // and the loudness gain (normalisation on or off).
-import { useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import {
@@ -84,6 +84,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const startAt = useRef<{ playId: number; at: number } | null>(null);
   // Newer media for an item whose signed URLs expired (refetched once per start).
   const fresh = useRef(new Map<string, PlayerItem>());
+  const [refreshed, setRefreshed] = useState(0);
   const refreshedFor = useRef<number | null>(null);
   const restoredFor = useRef<string | null>(null);
   const recordedPlayId = useRef<number | null>(null);
@@ -113,9 +114,10 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         dispatch({ type: 'ended' });
       },
       failed: () => {
+        const wanted = stateRef.current.playing;
         recorder.stopped(true);
         dispatch({ type: 'playbackPaused' });
-        void refreshExpired();
+        void refreshExpired(wanted);
       },
     });
     engineRef.current = engine;
@@ -126,8 +128,8 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   }, [recorder]);
 
   /** A song whose signed media URL expired (a long-open page, a restored queue): fetched
-   * again once per start, so the next play (from the same position) uses new URLs. */
-  async function refreshExpired() {
+   * again once per start, and it goes on from the same position with new URLs. */
+  async function refreshExpired(resume: boolean) {
     const s = stateRef.current;
     const item = s.current as PlayerItem | null;
     if (!item || !recordable(item) || refreshedFor.current === s.playId) return;
@@ -138,7 +140,8 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       if (!again) return;
       fresh.current.set(item.id, again);
       startAt.current = { playId: s.playId, at: s.progress };
-      dispatch({ type: 'restored', state: { current: { ...item, ...again } } });
+      setRefreshed((n) => n + 1);
+      if (resume) dispatch({ type: 'playbackStarted' });
     } catch (e) {
       console.warn('Could not refresh the media of', item.id, e);
     }
@@ -157,7 +160,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     const track = trackOf(mediaOf(current), quality, normalization, (m) => engine.canPlayType(m));
     const at = startAt.current?.playId === playId ? startAt.current.at : 0;
     engine.show(track, playId, at);
-  }, [current, playId, quality, normalization]);
+  }, [current, playId, quality, normalization, refreshed]);
 
   // Play or pause as the machine wants.
   useEffect(() => {
@@ -180,7 +183,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         ? trackOf(mediaOf(upNext), quality, normalization, (m) => engine.canPlayType(m))
         : null,
     );
-  }, [upNext, playId, quality, normalization]);
+  }, [upNext, playId, quality, normalization, refreshed]);
 
   // Stream records: a record when a start first plays; the one before is reported as it ends.
   useEffect(() => {
