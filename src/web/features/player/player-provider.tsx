@@ -214,18 +214,6 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const subscribed = subscription.data?.subscribed === true;
   useEffect(() => dispatch({ type: 'premiumKnown', premium: subscribed }), [subscribed]);
 
-  // Restore once per signed-in user, paused, then the skip clock starts ticking.
-  useEffect(() => {
-    if (!userId || restoredFor.current === userId) return;
-    restoredFor.current = userId;
-    const saved = loadPlayer(userId);
-    if (saved) {
-      startAt.current = { playId: stateRef.current.playId, at: Number(saved.progress) || 0 };
-      dispatch({ type: 'restored', state: saved });
-    }
-    dispatch({ type: 'skipClockTicked', at: Date.now() });
-  }, [userId]);
-
   useEffect(() => {
     const timer = setInterval(
       () => dispatch({ type: 'skipClockTicked', at: Date.now() }),
@@ -275,6 +263,19 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       document.removeEventListener('visibilitychange', onHide);
     };
   }, [userId, recorder]);
+
+  // Restore once per signed-in user, paused, then the skip clock starts ticking. After the
+  // saving effects: on the first render they must not write the empty state over the saved.
+  useEffect(() => {
+    if (!userId || restoredFor.current === userId) return;
+    restoredFor.current = userId;
+    const saved = loadPlayer(userId);
+    if (saved) {
+      startAt.current = { playId: stateRef.current.playId, at: Number(saved.progress) || 0 };
+      dispatch({ type: 'restored', state: saved });
+    }
+    dispatch({ type: 'skipClockTicked', at: Date.now() });
+  }, [userId]);
 
   // Spec §8: a refused skip shows the toast (each time it is refused).
   useEffect(() => {
