@@ -42,7 +42,7 @@ export const streamAnalytics = pgTable(
     index('stream_analytics_user_played_idx').on(t.userId, t.playedAt.desc().nullsFirst()),
     // A listener's stats fold their plays per song from this index alone (an index-only scan:
     // listened_ms and completed are key columns, as drizzle has no INCLUDE), never visiting
-    // the heap rows scattered among everyone's plays (ADR 0015).
+    // the heap rows scattered among everyone's plays (ADR 0016).
     index('stream_analytics_user_song_idx').on(t.userId, t.songId, t.listenedMs, t.completed),
     index('stream_analytics_song_played_idx').on(t.songId, t.playedAt),
     index('stream_analytics_episode_played_idx').on(t.podcastEpisodeId, t.playedAt),
