@@ -8,6 +8,7 @@ import {
   integer,
   pgTable,
   primaryKey,
+  text,
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -40,10 +41,8 @@ export const streamAnalytics = pgTable(
     check('stream_analytics_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) = 1`),
     nonNegative('stream_analytics_listened_ms_nonneg', t.listenedMs),
     index('stream_analytics_user_played_idx').on(t.userId, t.playedAt.desc().nullsFirst()),
-    // A listener's stats fold their plays per song from this index alone (an index-only scan:
-    // listened_ms and completed are key columns, as drizzle has no INCLUDE), never visiting
-    // the heap rows scattered among everyone's plays (ADR 0016).
-    index('stream_analytics_user_song_idx').on(t.userId, t.songId, t.listenedMs, t.completed),
+    // No index holds listened_ms or completed (stats read listener_* below, ADR 0016), so a
+    // progress report can be a HOT update.
     index('stream_analytics_song_played_idx').on(t.songId, t.playedAt),
     index('stream_analytics_episode_played_idx').on(t.podcastEpisodeId, t.playedAt),
     // The monthly revenue run reads one month of plays across all users.
@@ -75,5 +74,105 @@ export const artistDailyAnalytics = pgTable(
       'artist_daily_analytics_listeners_le_streams',
       sql`${t.uniqueListeners} <= ${t.totalStreams}`,
     ),
+  ],
+);
+
+/*
+ * A listener's running totals (ADR 0016, "Totals kept as plays are written"): stats read a
+ * few rows of these instead of folding the listener's whole history. They are kept by
+ * statement-level triggers on stream_analytics (migration 0007), so every writer — a play's
+ * start, a progress report, the demo seed, a song's deletion cascading to its plays — moves
+ * them in the same statement, and `listening_totals_rebuild()` recomputes them from scratch.
+ */
+
+/** All of a listener's plays (songs and episodes): the stats' totals. */
+export const listenerTotals = pgTable(
+  'listener_totals',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    streams: integer('streams').notNull(),
+    completed: integer('completed').notNull(),
+    listenedMs: bigint('listened_ms', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    nonNegative('listener_totals_streams_nonneg', t.streams),
+    nonNegative('listener_totals_completed_nonneg', t.completed),
+    nonNegative('listener_totals_listened_ms_nonneg', t.listenedMs),
+  ],
+);
+
+/**
+ * A listener's plays per song, with the song's artist and genre as they were at the
+ * listener's first play of it: every later change of the song's figures goes to the same
+ * artist and genre rows, so those stay exact sums. No foreign key to songs: a deleted song's
+ * plays are subtracted (and this row removed) by the trigger on stream_analytics.
+ */
+export const listenerSongs = pgTable(
+  'listener_songs',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    songId: uuid('song_id').notNull(),
+    plays: integer('plays').notNull(),
+    listenedMs: bigint('listened_ms', { mode: 'number' }).notNull(),
+    artist: text('artist'),
+    genre: text('genre'),
+  },
+  (t) => [
+    primaryKey({ name: 'listener_songs_pkey', columns: [t.userId, t.songId] }),
+    nonNegative('listener_songs_plays_nonneg', t.plays),
+    // Top songs: the first rows of the listener's range.
+    index('listener_songs_user_plays_idx').on(t.userId, t.plays.desc().nullsFirst()),
+    // A genre's display spelling is that of its most played song (then the lowest spelling).
+    index('listener_songs_user_genre_idx').on(
+      t.userId,
+      sql`lower(btrim(${t.genre}))`,
+      t.plays.desc().nullsFirst(),
+      t.genre,
+    ),
+  ],
+);
+
+/** A listener's plays per artist name (songs.artist), blank names left out. */
+export const listenerArtists = pgTable(
+  'listener_artists',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    streams: integer('streams').notNull(),
+    listenedMs: bigint('listened_ms', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'listener_artists_pkey', columns: [t.userId, t.name] }),
+    nonNegative('listener_artists_streams_nonneg', t.streams),
+    // The stats' order exactly, so the top five are the range's first five entries.
+    index('listener_artists_user_top_idx').on(
+      t.userId,
+      t.streams.desc().nullsFirst(),
+      t.listenedMs.desc().nullsFirst(),
+      t.name,
+    ),
+  ],
+);
+
+/** A listener's plays per genre, case- and space-insensitively (`lower(btrim(genre))`). */
+export const listenerGenres = pgTable(
+  'listener_genres',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    genre: text('genre').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'listener_genres_pkey', columns: [t.userId, t.genre] }),
+    nonNegative('listener_genres_count_nonneg', t.count),
+    index('listener_genres_user_count_idx').on(t.userId, t.count.desc().nullsFirst()),
   ],
 );
