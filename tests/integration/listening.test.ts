@@ -299,6 +299,94 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
     });
   });
 
+  describe('running totals (ADR 0016)', () => {
+    // Each seed is one random sequence of starts, reports (higher, lower, beyond the end),
+    // other listeners' plays in between, and a song deleted with its plays.
+    it.each([1, 7, 42, 2026])(
+      'after random starts and reports they equal a GROUP BY over stream_analytics (seed %i)',
+      async (seed) => {
+        const next = random(seed);
+        const pickOf = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
+        const users = [
+          await makeUser(ctx, 'listener', `Totals A ${seed}`),
+          await makeUser(ctx, 'listener', `Totals B ${seed}`),
+        ];
+        const specs: Seed[] = [
+          { title: 'T1', artist: 'Ann', genre: 'Rock', durationMs: 100_000 },
+          { title: 'T2', artist: 'Ann', genre: 'rock ', durationMs: 50_000 },
+          { title: 'T3', artist: 'Bob', genre: 'Jazz', durationMs: 200_000 },
+          { title: 'T4', artist: null, genre: null, durationMs: 30_000 },
+          { title: 'T5', artist: ' ', genre: '', durationMs: null },
+          { title: 'T6', artist: 'Cy', genre: 'Hip Hop', durationMs: 60_000 },
+        ];
+        const songs: string[] = [];
+        for (const spec of specs) songs.push(await seedSong(ctx, spec));
+        const plays: Array<{ id: string; user: TestUser }> = [];
+        for (let step = 0; step < 60; step++) {
+          const user = pickOf(users);
+          if (plays.length === 0 || next() < 0.4) {
+            const res = await start(pickOf(songs), user);
+            expect(res.statusCode).toBe(201);
+            plays.push({ id: res.json().id, user });
+          } else {
+            const play = pickOf(plays);
+            const res = await report(play.id, Math.floor(next() * 250_000), play.user);
+            expect(res.statusCode).toBe(200);
+          }
+        }
+        const ids = users.map((u) => u.userId);
+        expect(await keptTotals(ctx, ids)).toEqual(await foldedTotals(ctx, ids));
+
+        // A song's deletion takes its plays away, and its figures with them.
+        await ctx.db.database.db.execute(sql`delete from songs where id = ${songs[0]}`);
+        const kept = await keptTotals(ctx, ids);
+        expect(kept).toEqual(await foldedTotals(ctx, ids));
+        // The migration's backfill computes the same from scratch.
+        await ctx.db.database.db.execute(sql`select listening_totals_rebuild()`);
+        expect(await keptTotals(ctx, ids)).toEqual(kept);
+      },
+    );
+
+    it('a report that raises nothing changes no total, and a raise adds only its delta', async () => {
+      const user = await makeUser(ctx, 'listener', 'Delta');
+      const song = await seedSong(ctx, { title: 'Delta Song', artist: 'Dee', genre: 'Pop' });
+      const { id } = (await start(song, user)).json();
+      await report(id, 40_000, user);
+      await report(id, 30_000, user); // lower: kept at 40,000
+      await report(id, 95_000, user); // +55,000 and completed
+      await report(id, 99_000, user); // +4,000, already completed
+      const kept = await keptTotals(ctx, [user.userId]);
+      expect(kept.totals).toEqual([
+        { user_id: user.userId, streams: 1, completed: 1, listened_ms: 99_000 },
+      ]);
+      expect(kept.artists).toEqual([
+        { user_id: user.userId, name: 'Dee', streams: 1, listened_ms: 99_000 },
+      ]);
+      expect(kept.genres).toEqual([{ user_id: user.userId, genre: 'pop', count: 1 }]);
+    });
+
+    it.runIf(kind === 'postgres')(
+      'concurrent reports of one play add its highest total once (no delta counted twice)',
+      async () => {
+        const user = await makeUser(ctx, 'listener', 'Racing Totals');
+        const song = await seedSong(ctx, { title: 'Race Totals', durationMs: 1_000_000 });
+        for (let round = 0; round < 5; round++) {
+          const { id } = (await start(song, user)).json();
+          // Pairs that race: equal reports, and a higher and a lower one.
+          const pair = round % 2 ? [500_000, 500_000] : [300_000 + round, 950_000];
+          const answers = await Promise.all(pair.map((v) => report(id, v, user)));
+          expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+        }
+        const kept = await keptTotals(ctx, [user.userId]);
+        // 950,000 × 3 (completed) + 500,000 × 2.
+        expect(kept.totals).toEqual([
+          { user_id: user.userId, streams: 5, completed: 3, listened_ms: 3_850_000 },
+        ]);
+        expect(kept).toEqual(await foldedTotals(ctx, [user.userId]));
+      },
+    );
+  });
+
   describe('stats', () => {
     it('are zeros and seven empty days for a listener without plays', async () => {
       const user = await makeUser(ctx, 'listener', 'Nobody');
@@ -468,6 +556,123 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
     });
   });
 });
+
+/** A small seeded generator (mulberry32), so a failing sequence can be replayed by its seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Totals = {
+  totals: unknown[];
+  songs: unknown[];
+  artists: unknown[];
+  genres: unknown[];
+};
+
+/** Rows with the named columns as numbers (PostgreSQL answers bigint sums as strings). */
+const asNumbers = (list: unknown[], keys: string[]) =>
+  (list as Array<Record<string, unknown>>).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) ? Number(v) : v])),
+  );
+
+/** The running totals the triggers keep for `users`, in a stable order. */
+async function keptTotals(ctx: TestContext, users: string[]): Promise<Totals> {
+  const ids = sql`(${sql.join(
+    users.map((u) => sql`${u}::uuid`),
+    sql`, `,
+  )})`;
+  return {
+    totals: asNumbers(
+      await rows(
+        ctx,
+        sql`select user_id, streams, completed, listened_ms from listener_totals
+            where user_id in ${ids} order by user_id`,
+      ),
+      ['streams', 'completed', 'listened_ms'],
+    ),
+    songs: asNumbers(
+      await rows(
+        ctx,
+        sql`select user_id, song_id, plays, listened_ms, artist, genre from listener_songs
+            where user_id in ${ids} order by user_id, song_id`,
+      ),
+      ['plays', 'listened_ms'],
+    ),
+    artists: asNumbers(
+      await rows(
+        ctx,
+        sql`select user_id, name, streams, listened_ms from listener_artists
+            where user_id in ${ids} order by user_id, name`,
+      ),
+      ['streams', 'listened_ms'],
+    ),
+    genres: asNumbers(
+      await rows(
+        ctx,
+        sql`select user_id, genre, count from listener_genres
+            where user_id in ${ids} order by user_id, genre`,
+      ),
+      ['count'],
+    ),
+  };
+}
+
+/** The same figures folded from scratch out of stream_analytics (what the old stats did). */
+async function foldedTotals(ctx: TestContext, users: string[]): Promise<Totals> {
+  const ids = sql`(${sql.join(
+    users.map((u) => sql`${u}::uuid`),
+    sql`, `,
+  )})`;
+  return {
+    totals: asNumbers(
+      await rows(
+        ctx,
+        sql`select user_id, count(*) as streams, count(*) filter (where completed) as completed,
+              sum(listened_ms) as listened_ms
+            from stream_analytics where user_id in ${ids} group by user_id order by user_id`,
+      ),
+      ['streams', 'completed', 'listened_ms'],
+    ),
+    songs: asNumbers(
+      await rows(
+        ctx,
+        sql`select a.user_id, a.song_id, count(*) as plays, sum(a.listened_ms) as listened_ms,
+              s.artist, s.genre
+            from stream_analytics a join songs s on s.id = a.song_id
+            where a.user_id in ${ids}
+            group by a.user_id, a.song_id, s.artist, s.genre order by a.user_id, a.song_id`,
+      ),
+      ['plays', 'listened_ms'],
+    ),
+    artists: asNumbers(
+      await rows(
+        ctx,
+        sql`select a.user_id, s.artist as name, count(*) as streams, sum(a.listened_ms) as listened_ms
+            from stream_analytics a join songs s on s.id = a.song_id
+            where a.user_id in ${ids} and btrim(s.artist) <> ''
+            group by a.user_id, s.artist order by a.user_id, s.artist`,
+      ),
+      ['streams', 'listened_ms'],
+    ),
+    genres: asNumbers(
+      await rows(
+        ctx,
+        sql`select a.user_id, lower(btrim(s.genre)) as genre, count(*) as count
+            from stream_analytics a join songs s on s.id = a.song_id
+            where a.user_id in ${ids} and btrim(s.genre) <> ''
+            group by a.user_id, lower(btrim(s.genre)) order by 1, 2`,
+      ),
+      ['count'],
+    ),
+  };
+}
 
 /** The UTC dates of the `n` days ending with `now`'s, oldest first. */
 function lastDays(now: Date, n: number): string[] {

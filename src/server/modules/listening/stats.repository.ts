@@ -8,13 +8,15 @@ export type StatsRepository = ReturnType<typeof createStatsRepository>;
  * A listener's stats (spec §2 Stats, §3 User stats result) as ONE statement that answers
  * the whole JSON document; nothing is summed in JavaScript (product.md §4).
  *
- * The user's plays are first folded per song (`per_song`): an index-only scan of
- * stream_analytics_user_song_idx (user, song, listened_ms, completed), however many other
- * users' rows the table holds, and at most one row per distinct song heard. Totals come
- * from those rows; the top lists join them to songs. The activity window reads only its
- * seven days from stream_analytics_user_played_idx. Ties are broken by name (or title) and
- * id so that an answer is deterministic. Hours are rounded to two decimals, the completion
- * rate to one; both 0 without plays.
+ * It reads the listener's running totals (listener_totals, _artists, _genres, _songs, kept
+ * by triggers on stream_analytics in the statement of every play and report, ADR 0016), so
+ * its cost does not grow with the listener's history: one row for the totals, and each top
+ * list is the first rows of an index range in the stats' order. Top songs and genres are
+ * ordered on a figure first and a name second, so the range is read with its ties and names
+ * are joined for those rows only. The activity window reads only its seven days from
+ * stream_analytics_user_played_idx. Ties are broken by name (or title) and id so that an
+ * answer is deterministic. Hours are rounded to two decimals, the completion rate to one;
+ * both 0 without plays.
  */
 export function createStatsRepository(db: Db) {
   return {
@@ -25,54 +27,57 @@ export function createStatsRepository(db: Db) {
       const top = sql.raw(String(Math.max(1, Math.trunc(options.top))));
       const back = sql.raw(String(Math.max(0, Math.trunc(options.days) - 1)));
       const result = (await db.execute(sql`
-        with per_song as materialized (
-          select a.song_id, count(*) as plays, coalesce(sum(a.listened_ms), 0) as ms,
-            count(*) filter (where a.completed) as done
-          from stream_analytics a
-          where a.user_id = ${userId}
-          group by a.song_id
-        ), heard as materialized (
-          select s.id, s.title, s.artist, s.genre, p.plays, p.ms
-          from per_song p join songs s on s.id = p.song_id
+        with totals as (
+          select streams, completed, listened_ms from listener_totals where user_id = ${userId}
         ), window_days as (
           select (${options.today}::date - ${back}) as first_day, ${options.today}::date as last_day
         )
         select json_build_object(
-          'totalStreams', (select coalesce(sum(plays), 0) from per_song),
-          'completedStreams', (select coalesce(sum(done), 0) from per_song),
-          'totalHours', (select coalesce(round(sum(ms) / 3600000.0, 2), 0) from per_song),
+          'totalStreams', coalesce((select streams from totals), 0),
+          'completedStreams', coalesce((select completed from totals), 0),
+          'totalHours', coalesce((select round(listened_ms / 3600000.0, 2) from totals), 0),
           'completionRate',
-            (select coalesce(round(100.0 * sum(done) / nullif(sum(plays), 0), 1), 0) from per_song),
+            coalesce((select round(100.0 * completed / nullif(streams, 0), 1) from totals), 0),
           'topArtists', coalesce((
-            select json_agg(json_build_object('name', t.name, 'streams', t.streams, 'hours', t.hours)
-              order by t.streams desc, t.ms desc, t.name)
+            select json_agg(json_build_object('name', t.name, 'streams', t.streams,
+                'hours', round(t.listened_ms / 3600000.0, 2))
+              order by t.streams desc, t.listened_ms desc, t.name)
             from (
-              select h.artist as name, sum(h.plays) as streams, sum(h.ms) as ms,
-                round(sum(h.ms) / 3600000.0, 2) as hours
-              from heard h
-              where h.artist is not null and btrim(h.artist) <> ''
-              group by h.artist
-              order by streams desc, ms desc, name
+              select a.name, a.streams, a.listened_ms from listener_artists a
+              where a.user_id = ${userId}
+              order by a.streams desc, a.listened_ms desc, a.name
               limit ${top}) t), '[]'::json),
           'topGenres', coalesce((
             select json_agg(json_build_object('genre', t.genre, 'count', t.count)
               order by t.count desc, t.genre)
             from (
               -- 'Hip Hop' and 'hip hop' are one genre (as genre filters treat them), shown
-              -- as its most played spelling.
-              select (array_agg(btrim(h.genre) order by h.plays desc, h.genre))[1] as genre,
-                sum(h.plays) as count
-              from heard h
-              where h.genre is not null and btrim(h.genre) <> ''
-              group by lower(btrim(h.genre))
-              order by count desc, genre
+              -- as the spelling of its most played song.
+              select spelling.genre, g.count
+              from (
+                select g.genre as key, g.count from listener_genres g
+                where g.user_id = ${userId}
+                order by g.count desc
+                fetch first ${top} rows with ties) g
+              cross join lateral (
+                select btrim(ls.genre) as genre from listener_songs ls
+                where ls.user_id = ${userId} and lower(btrim(ls.genre)) = g.key
+                order by ls.plays desc, ls.genre
+                limit 1) spelling
+              order by g.count desc, spelling.genre
               limit ${top}) t), '[]'::json),
           'topSongs', coalesce((
             select json_agg(json_build_object('title', t.title, 'plays', t.plays)
               order by t.plays desc, t.title, t.id)
             from (
-              select h.id, h.title, h.plays from heard h
-              order by h.plays desc, h.title, h.id
+              select s.id, s.title, p.plays
+              from (
+                select ls.song_id, ls.plays from listener_songs ls
+                where ls.user_id = ${userId}
+                order by ls.plays desc
+                fetch first ${top} rows with ties) p
+              join songs s on s.id = p.song_id
+              order by p.plays desc, s.title, s.id
               limit ${top}) t), '[]'::json),
           'activityData', (
             select json_agg(json_build_object('date', to_char(d.day, 'YYYY-MM-DD'),
