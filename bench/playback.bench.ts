@@ -25,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { createFfmpeg } from '../src/server/media/ffmpeg.ts';
 import { E2E_ARTIST } from '../tests/e2e/accounts.ts';
+import { installOutputTap, silenceBetween } from '../tests/e2e/audio-output-tap.ts';
 import { median, row, withTimeout, type BenchRow, type Log } from './bench-kit.ts';
 import { ensureProductionBuild, signIn, startServer, type Server } from './server-process.ts';
 import { CHROME_FLAGS } from './web.bench.ts';
@@ -32,6 +33,7 @@ import { CHROME_FLAGS } from './web.bench.ts';
 const SONGS = Number(process.env.PLAYBACK_BENCH_SONGS ?? 10);
 const TARGET_MS = 300;
 const TITLE = 'Bench tune';
+const GAPLESS_TITLE = 'Bench gapless';
 // Emulated 4G, as the issue states it; CDP wants bytes per second.
 const NETWORK = {
   offline: false,
@@ -199,6 +201,7 @@ async function pass(
   quality: Quality,
   titles: string[],
   log: Log,
+  network: 'emulated 4G' | 'localhost' = 'emulated 4G',
 ): Promise<Sample[]> {
   // No throttling while the page loads and searches: only the click is measured.
   await cdp.send('Network.emulateNetworkConditions', {
@@ -212,8 +215,8 @@ async function pass(
   await page.getByPlaceholder('What do you want to listen to?').fill(TITLE);
   const results = page.getByRole('region', { name: 'Song results' });
   for (const t of titles) await results.getByRole('heading', { name: t, exact: true }).waitFor();
-  log(`  ${quality}: ${titles.length} songs listed; emulating 4G`);
-  await cdp.send('Network.emulateNetworkConditions', NETWORK);
+  log(`  ${quality}: ${titles.length} songs listed; ${network}`);
+  if (network === 'emulated 4G') await cdp.send('Network.emulateNetworkConditions', NETWORK);
 
   const media = watchMedia(cdp);
   const samples: Sample[] = [];
@@ -223,7 +226,7 @@ async function pass(
     const sample = { ms, ...media.summary() };
     samples.push(sample);
     log(
-      `  ${quality} ${title}: ${Math.round(ms)} ms (media: ${sample.requests} request(s), first headers after ${Math.round(sample.ttfbMs)} ms, ${Math.round(sample.bytes / 1024)} KB by playing; ranges ${sample.ranges}) ${sample.url}`,
+      `  ${quality} (${network}) ${title}: ${Math.round(ms)} ms (media: ${sample.requests} request(s), first headers after ${Math.round(sample.ttfbMs)} ms, ${Math.round(sample.bytes / 1024)} KB by playing; ranges ${sample.ranges}) ${sample.url}`,
     );
     await page
       .getByRole('region', { name: 'Player' })
@@ -237,6 +240,76 @@ async function pass(
 function describe(quality: Quality, samples: Sample[]) {
   const ms = samples.map((s) => s.ms);
   return `${quality}: p50 ${Math.round(median(ms))} ms (min ${Math.round(Math.min(...ms))}, max ${Math.round(Math.max(...ms))}); median first headers ${Math.round(median(samples.map((s) => s.ttfbMs)))} ms, median ${Math.round(median(samples.map((s) => s.bytes)) / 1024)} KB received by playing, median ${median(samples.map((s) => s.requests))} request(s)`;
+}
+
+/**
+ * The silence between two queued songs (Normal quality, no throttling): the app's player
+ * with the next song preloaded, beside the plain way in the same page — a new element for
+ * the second song, made and started when the first one ends. Both are heard through the
+ * same recorder of the page's output (tests/e2e/audio-output-tap.ts).
+ */
+async function gaplessPass(
+  page: Page,
+  baseUrl: string,
+  token: string,
+  songs: { id: string; title: string }[],
+  log: Log,
+): Promise<{ app: number; plain: number }> {
+  const [first, second] = songs as [{ id: string; title: string }, { id: string; title: string }];
+  await page.addInitScript(`(${installOutputTap.toString()})()`);
+  await page.evaluate(`localStorage.setItem('canto:quality', 'normal')`);
+  await page.goto(`${baseUrl}/search`);
+  await page.getByPlaceholder('What do you want to listen to?').fill(GAPLESS_TITLE);
+  const results = page.getByRole('region', { name: 'Song results' });
+  const byArtist = `by ${E2E_ARTIST.displayName}`;
+  await results.getByRole('button', { name: `Add ${second.title} to queue`, exact: true }).click();
+  await results
+    .getByRole('button', { name: `Play ${first.title} ${byArtist}`, exact: true })
+    .click();
+  const title = page.getByRole('region', { name: 'Player' }).getByTestId('player-title');
+  await title.filter({ hasText: second.title }).waitFor({ timeout: 30_000 });
+  // Polled with evaluate: the app's CSP refuses waitForFunction's string (eval).
+  const started = Date.now();
+  while (!(await page.evaluate(`document.querySelector('[data-testid="player-audio"]').paused`))) {
+    if (Date.now() - started > 30_000) throw new Error('the second gapless song did not end');
+    await page.waitForTimeout(100);
+  }
+  const app = silenceBetween(await page.evaluate('window.outputMs'));
+
+  // The plain way, same page, same renditions (Opus 160).
+  const urls: string[] = [];
+  for (const song of [first, second]) {
+    const res = await fetch(`${baseUrl}/api/songs/${song.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const dto = (await res.json()) as { renditions: { bitrate_kbps: number; url: string }[] };
+    const r = dto.renditions.find((x) => x.bitrate_kbps === 160);
+    if (!r) throw new Error(`no Opus 160 rendition for ${song.title}`);
+    urls.push(r.url);
+  }
+  await page.evaluate(`new Promise((resolve) => {
+    window.outputMs = [];
+    const ctx = new AudioContext();
+    const element = (url) => {
+      const a = new Audio();
+      a.crossOrigin = 'anonymous';
+      a.src = url;
+      ctx.createMediaElementSource(a).connect(ctx.destination);
+      return a;
+    };
+    const a = element(${JSON.stringify(urls[0])});
+    a.onended = () => {
+      const b = element(${JSON.stringify(urls[1])});
+      b.onended = () => resolve();
+      b.play();
+    };
+    a.play();
+  })`);
+  const plain = silenceBetween(await page.evaluate('window.outputMs'));
+  log(
+    `  gapless: the player ${app.longest} ms of silence (${app.heard} ms heard), a new element on 'ended' ${plain.longest} ms (${plain.heard} ms heard)`,
+  );
+  return { app: app.longest, plain: plain.longest };
 }
 
 export async function playbackBench(options: { log?: Log } = {}): Promise<BenchRow[]> {
@@ -274,7 +347,16 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
       titles.push(title);
       fs.rmSync(file);
     }
-    log(`  uploaded ${SONGS} songs of 3–4 min (44.1 kHz stereo WAV)`);
+    const gapless: { id: string; title: string }[] = [];
+    for (const [i, hz] of [440, 660].entries()) {
+      const file = path.join(work, `gapless-${i}.wav`);
+      makeWav(ffmpeg, file, 4, hz);
+      const title = `${GAPLESS_TITLE} ${i + 1}`;
+      gapless.push({ id: await upload(server.url, token, file, title), title });
+      fs.rmSync(file);
+    }
+    ids.push(...gapless.map((g) => g.id));
+    log(`  uploaded ${SONGS} songs of 3–4 min and 2 of 4 s (44.1 kHz stereo WAV)`);
     await waitReady(server.url, token, ids, log);
 
     context = await chromium.launchPersistentContext(path.join(work, 'chrome-profile'), {
@@ -299,11 +381,35 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
 
     const normal = await pass(page, cdp, server.url, 'normal', titles, log);
     const high = await pass(page, cdp, server.url, 'high', titles, log);
+    const local = await pass(page, cdp, server.url, 'normal', titles, log, 'localhost');
+    const localHigh = await pass(page, cdp, server.url, 'high', titles, log, 'localhost');
     log(`  ${describe('normal', normal)}`);
     log(`  ${describe('high', high)}`);
+    log(`  localhost ${describe('normal', local)}`);
+    log(`  localhost ${describe('high', localHigh)}`);
     const p50 = median(normal.map((s) => s.ms));
     const base = median(high.map((s) => s.ms));
+    const gap = await gaplessPass(page, server.url, token, gapless, log);
     return [
+      row(
+        `click → playing, localhost, p50 of ${SONGS} songs, Normal (Opus 160 in WebM)`,
+        median(local.map((s) => s.ms)),
+        median(localHigh.map((s) => s.ms)),
+        'lower',
+        { unit: 'ms', baselineName: 'High (WAV original)' },
+      ),
+      // Silence is counted in whole milliseconds: under 1 ms is reported as 1 (no ratio over 0).
+      row(
+        'gapless: silence between two queued songs (Normal)',
+        Math.max(1, gap.app),
+        Math.max(1, gap.plain),
+        'lower',
+        {
+          unit: 'ms',
+          baselineName: "a new <audio> started on 'ended'",
+          target: { text: '< 50 ms', met: gap.app < 50 },
+        },
+      ),
       row(
         `click → playing, 4G emulated, p50 of ${SONGS} songs, Normal (Opus 160 in WebM)`,
         p50,

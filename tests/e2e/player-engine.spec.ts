@@ -14,6 +14,7 @@ import {
   sidebar,
   test,
 } from './support.ts';
+import { installOutputTap, silenceBetween } from './audio-output-tap.ts';
 import { sineWav } from './media.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -108,39 +109,7 @@ test('two queued songs play back to back without a gap (< 50 ms of silence)', as
 }) => {
   // Every node the engine connects to the speakers is also fed to a recorder that marks
   // each millisecond of the page's output as sounding or silent.
-  await page.addInitScript(() => {
-    const w = window as unknown as { outputMs: boolean[] };
-    w.outputMs = [];
-    const connect = AudioNode.prototype.connect as (this: AudioNode, ...a: unknown[]) => unknown;
-    const taps = new WeakMap<BaseAudioContext, ScriptProcessorNode>();
-    AudioNode.prototype.connect = function (this: AudioNode, ...args: unknown[]) {
-      const out = connect.apply(this, args);
-      if (args[0] instanceof AudioDestinationNode) {
-        const ctx = this.context;
-        let tap = taps.get(ctx);
-        if (!tap) {
-          tap = ctx.createScriptProcessor(256, 1, 1);
-          const perMs = Math.round(ctx.sampleRate / 1000);
-          // Milliseconds run across the processor's buffers.
-          let samples = 0;
-          let peak = 0;
-          tap.onaudioprocess = (e) => {
-            for (const x of e.inputBuffer.getChannelData(0)) {
-              peak = Math.max(peak, Math.abs(x));
-              if (++samples < perMs) continue;
-              w.outputMs.push(peak > 0.01);
-              samples = 0;
-              peak = 0;
-            }
-          };
-          connect.call(tap, ctx.destination);
-          taps.set(ctx, tap);
-        }
-        connect.call(this, tap);
-      }
-      return out;
-    } as typeof AudioNode.prototype.connect;
-  });
+  await page.addInitScript(installOutputTap);
 
   const api = await playwright.request.newContext({ baseURL, storageState: LISTENER_STATE });
   const statsBefore = await (await api.get('/api/me/stats')).json();
@@ -165,20 +134,7 @@ test('two queued songs play back to back without a gap (< 50 ms of silence)', as
   await expect(bar(page).getByTestId('player-title')).toHaveText(titles.second);
 
   const sound = await page.evaluate(() => (window as unknown as { outputMs: boolean[] }).outputMs);
-  const first = sound.indexOf(true);
-  const last = sound.lastIndexOf(true);
-  let longestSilence = 0;
-  let silence = 0;
-  let heard = 0;
-  for (let i = first; i <= last; i++) {
-    if (sound[i]) {
-      heard += 1;
-      silence = 0;
-    } else {
-      silence += 1;
-      longestSilence = Math.max(longestSilence, silence);
-    }
-  }
+  const { heard, longest: longestSilence } = silenceBetween(sound);
   // Both tones were heard (2 s each), and never more than 50 ms of silence between them.
   console.log(`gapless: ${heard} ms heard, longest silence ${longestSilence} ms`);
   expect(heard).toBeGreaterThan(3_800);
