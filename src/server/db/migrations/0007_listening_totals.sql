@@ -168,6 +168,7 @@ END
 $$;--> statement-breakpoint
 -- Recomputes every total from stream_analytics with set SQL: this migration's backfill, and
 -- the way back after a bulk load that bypassed the triggers (session_replication_role).
+-- Rows go in key order, so each index is filled at its end rather than at random pages.
 CREATE FUNCTION listening_totals_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM listener_genres;
@@ -176,17 +177,17 @@ BEGIN
   DELETE FROM listener_totals;
   INSERT INTO listener_totals (user_id, streams, completed, listened_ms)
   SELECT user_id, count(*), count(*) FILTER (WHERE completed), sum(listened_ms)
-  FROM stream_analytics GROUP BY user_id;
+  FROM stream_analytics GROUP BY user_id ORDER BY user_id;
   INSERT INTO listener_songs (user_id, song_id, plays, listened_ms, artist, genre)
   SELECT a.user_id, a.song_id, count(*), sum(a.listened_ms), s.artist, s.genre
   FROM stream_analytics a JOIN songs s ON s.id = a.song_id
-  GROUP BY a.user_id, a.song_id, s.artist, s.genre;
+  GROUP BY a.user_id, a.song_id, s.artist, s.genre ORDER BY a.user_id, a.song_id;
   INSERT INTO listener_artists (user_id, name, streams, listened_ms)
   SELECT user_id, artist, sum(plays), sum(listened_ms)
-  FROM listener_songs WHERE btrim(artist) <> '' GROUP BY user_id, artist;
+  FROM listener_songs WHERE btrim(artist) <> '' GROUP BY user_id, artist ORDER BY 1, 2;
   INSERT INTO listener_genres (user_id, genre, count)
   SELECT user_id, lower(btrim(genre)), sum(plays)
-  FROM listener_songs WHERE btrim(genre) <> '' GROUP BY user_id, lower(btrim(genre));
+  FROM listener_songs WHERE btrim(genre) <> '' GROUP BY user_id, lower(btrim(genre)) ORDER BY 1, 2;
 END
 $$;--> statement-breakpoint
 SELECT listening_totals_rebuild();--> statement-breakpoint
