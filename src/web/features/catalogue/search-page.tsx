@@ -22,12 +22,9 @@ import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs.tsx';
-import {
-  fallbackCover,
-  PLACEHOLDER_COVER,
-  sourceLabel,
-} from '@/web/features/catalogue/song-display.ts';
+import { sourceLabel } from '@/web/features/catalogue/song-display.ts';
 import { cn } from '@/web/components/ui/cn.ts';
+import { CoverArt } from './cover-art.tsx';
 
 const DEFAULT_GENRE: GenreFilter = 'all';
 const DEFAULT_SORT: SearchSort = 'relevance';
@@ -116,11 +113,8 @@ function Filters({
 function PodcastRow({ podcast }: { podcast: PodcastDto }) {
   return (
     <article className="flex gap-4 rounded-xl bg-card/60 p-3">
-      <img
-        src={podcast.cover_art_url || PLACEHOLDER_COVER}
-        alt=""
-        loading="lazy"
-        onError={fallbackCover}
+      <CoverArt
+        src={podcast.cover_art_url}
         className="size-16 shrink-0 rounded-lg bg-muted object-cover"
       />
       <div className="min-w-0">

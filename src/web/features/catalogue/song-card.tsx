@@ -2,12 +2,7 @@ import { Pause, Play } from 'lucide-react';
 import type { Song } from '@/web/features/catalogue/use-home-songs.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { Badge } from '@/web/components/ui/badge.tsx';
-import {
-  artistLabel,
-  fallbackCover,
-  PLACEHOLDER_COVER,
-  sourceLabel,
-} from '@/web/features/catalogue/song-display.ts';
+import { artistLabel, sourceLabel } from '@/web/features/catalogue/song-display.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
@@ -15,6 +10,7 @@ import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx'
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
 import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
+import { CoverArt } from './cover-art.tsx';
 
 export function SongCard({ song }: { song: Song }) {
   const { current, playing } = useNowPlaying();
@@ -41,11 +37,8 @@ export function SongCard({ song }: { song: Song }) {
       aria-current={isCurrent ? 'true' : undefined}
     >
       <div className="relative aspect-square overflow-hidden rounded-lg bg-muted shadow-md">
-        <img
-          src={song.cover_art_url || PLACEHOLDER_COVER}
-          alt=""
-          loading="lazy"
-          onError={fallbackCover}
+        <CoverArt
+          src={song.cover_art_url}
           className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
         />
         {song.source && (

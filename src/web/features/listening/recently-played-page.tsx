@@ -5,15 +5,12 @@ import type { RecentlyPlayedItem } from '@/contracts/listening.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
-import {
-  artistLabel,
-  fallbackCover,
-  PLACEHOLDER_COVER,
-} from '@/web/features/catalogue/song-display.ts';
+import { artistLabel } from '@/web/features/catalogue/song-display.ts';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { useRecentlyPlayed } from './use-listening.ts';
 import { playedAgo, playedAt } from './listening-format.ts';
+import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 
 const SKELETON_ROWS = 6;
 
@@ -56,11 +53,8 @@ function PlayRow({ item, now }: { item: RecentlyPlayedItem; now: number }) {
           <Play className="ml-0.5 size-4 fill-current" aria-hidden="true" />
         )}
       </Button>
-      <img
-        src={song.cover_art_url || PLACEHOLDER_COVER}
-        alt=""
-        loading="lazy"
-        onError={fallbackCover}
+      <CoverArt
+        src={song.cover_art_url}
         className="size-11 shrink-0 rounded-md bg-muted object-cover"
       />
       <div className="min-w-0 flex-1">

@@ -22,7 +22,6 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Range } from '@/web/components/ui/range.tsx';
 import { formatTime } from '@/web/lib/format.ts';
-import { fallbackCover, PLACEHOLDER_COVER } from '@/web/features/catalogue/song-display.ts';
 import {
   useNowPlaying,
   usePlayerControls,
@@ -32,6 +31,7 @@ import {
 import { QualityMenu } from './quality-menu.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
 import { WaveformScrubber } from './waveform-scrubber.tsx';
+import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 
 const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
   off: 'Repeat is off',
@@ -218,10 +218,9 @@ export function PlayerBar() {
       >
         <div className="mx-auto grid h-32 max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] content-center items-center gap-x-4 px-4 py-1 [grid-template-areas:'info_extra'_'play_play'_'seek_seek'] sm:h-24 sm:gap-y-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_extra'_'info_seek_extra'] md:px-6">
           <div className="flex min-w-0 items-center gap-3 [grid-area:info]">
-            <img
-              src={current.coverArt || PLACEHOLDER_COVER}
-              alt=""
-              onError={fallbackCover}
+            <CoverArt
+              src={current.coverArt}
+              lazy={false}
               className="size-10 shrink-0 rounded-md bg-muted object-cover shadow sm:size-12"
             />
             <div className="min-w-0">

@@ -20,7 +20,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, X } from 'lucide-react';
 import type { PlayableItem } from '../../../core/player/player-machine.ts';
 import { cn } from '@/web/components/ui/cn.ts';
-import { fallbackCover, PLACEHOLDER_COVER } from '@/web/features/catalogue/song-display.ts';
+import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 
 /** Spec §9: the keyboard drag step. */
 export const KEYBOARD_STEP_PX = 25;
@@ -176,13 +176,7 @@ function QueueRow({
         aria-label={`Play ${item.title} by ${item.podcastTitle}`}
         className="flex h-full min-w-0 flex-1 items-center gap-3 rounded-sm text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
       >
-        <img
-          src={item.coverArt || PLACEHOLDER_COVER}
-          alt=""
-          loading="lazy"
-          onError={fallbackCover}
-          className="size-10 shrink-0 rounded bg-muted object-cover"
-        />
+        <CoverArt src={item.coverArt} className="size-10 shrink-0 rounded bg-muted object-cover" />
         <span className="min-w-0">
           <span data-testid="queue-item-title" className="block truncate text-sm font-medium">
             {item.title}
