@@ -28,7 +28,7 @@ import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { openPglite, type Database } from '../src/server/db/client.ts';
 import { GENRES } from '../src/core/validation/song.rules.ts';
-import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { row, unavailable, type BenchRow, type Log, CLOSED_LOOP_RUN } from './bench-kit.ts';
 import {
   adminUrl,
   arr,
@@ -215,15 +215,7 @@ async function client(until, record) {
     }
   }
 }
-(async () => {
-  const warm = performance.now() + warmupMs;
-  await Promise.all(Array.from({ length: clients }, () => client(warm, false)));
-  const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, () => client(started + durationMs, true)));
-  result.seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  parentPort.postMessage(result);
-})();
+${CLOSED_LOOP_RUN}
 `;
 
 function load(
