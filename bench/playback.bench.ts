@@ -326,6 +326,21 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
       { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
     );
     if (fixtures.status !== 0) throw new Error(`fixture accounts: ${fixtures.stderr}`);
+    const ffmpeg = createFfmpeg({ binary: process.env.FFMPEG_PATH, concurrency: 1 }).binary();
+    // Every file is made before the server starts: made between uploads (seconds each on a
+    // busy machine), they left the connection idle near the server's keep-alive timeout
+    // (5 s), and a large POST on a socket the server was just closing failed with EPIPE.
+    const tunes = Array.from({ length: SONGS }, (_, i) => {
+      const file = path.join(work, `tune-${i}.wav`);
+      const seconds = 180 + Math.round((60 * i) / Math.max(1, SONGS - 1)); // 3:00 … 4:00
+      makeWav(ffmpeg, file, seconds, 180 + 20 * i);
+      return { file, title: `${TITLE} ${String.fromCharCode(65 + i)}` };
+    });
+    const tones = [440, 660].map((hz, i) => {
+      const file = path.join(work, `gapless-${i}.wav`);
+      makeWav(ffmpeg, file, 4, hz);
+      return { file, title: `${GAPLESS_TITLE} ${i + 1}` };
+    });
     server = await startServer('canto', {
       DATA_DIR: dataDir,
       DEMO: '0',
@@ -334,24 +349,16 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
       CATALOGUE_URL: 'http://127.0.0.1:9',
     });
     const token = await signIn(server.url, E2E_ARTIST.email, E2E_ARTIST.password);
-
-    const ffmpeg = createFfmpeg({ binary: process.env.FFMPEG_PATH, concurrency: 1 }).binary();
     const titles: string[] = [];
     const ids: string[] = [];
-    for (let i = 0; i < SONGS; i++) {
-      const file = path.join(work, `tune-${i}.wav`);
-      const seconds = 180 + Math.round((60 * i) / Math.max(1, SONGS - 1)); // 3:00 … 4:00
-      makeWav(ffmpeg, file, seconds, 180 + 20 * i);
-      const title = `${TITLE} ${String.fromCharCode(65 + i)}`;
+
+    for (const { file, title } of tunes) {
       ids.push(await upload(server.url, token, file, title));
       titles.push(title);
       fs.rmSync(file);
     }
     const gapless: { id: string; title: string }[] = [];
-    for (const [i, hz] of [440, 660].entries()) {
-      const file = path.join(work, `gapless-${i}.wav`);
-      makeWav(ffmpeg, file, 4, hz);
-      const title = `${GAPLESS_TITLE} ${i + 1}`;
+    for (const { file, title } of tones) {
       gapless.push({ id: await upload(server.url, token, file, title), title });
       fs.rmSync(file);
     }
