@@ -14,6 +14,7 @@ import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import { createMediaModule, mediaOrigins, type MediaModule } from './modules/media/media.module.ts';
+import { createLibraryModule } from './modules/library/library.module.ts';
 import { createListeningModule } from './modules/listening/listening.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     media,
     songs,
     createListeningModule(ctx, { songs }),
+    createLibraryModule(ctx, { songs }),
     createPremiumModule(ctx),
   ];
   for (const module of modules) await app.register(module.plugin);
