@@ -7,6 +7,7 @@ import { cn } from '@/web/components/ui/cn.ts';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
+import { LikeButton } from '@/web/features/library/like-button.tsx';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
 import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
@@ -86,6 +87,8 @@ export function SongCard({ song }: { song: Song }) {
           </h3>
           <p className="truncate text-xs text-muted-foreground">{artist}</p>
         </div>
+        {/* Renders nothing for external catalogue tracks: only stored songs can be liked. */}
+        <LikeButton songId={song.id} title={song.title} />
         {item && <AddToQueueButton item={item} className="-mr-1" />}
       </div>
       {/* The pipeline's state is the artist's business; listeners just play the song. */}

@@ -32,6 +32,7 @@ import { QualityMenu } from './quality-menu.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
 import { WaveformScrubber } from './waveform-scrubber.tsx';
 import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { LikeButton } from '@/web/features/library/like-button.tsx';
 
 const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
   off: 'Repeat is off',
@@ -231,6 +232,8 @@ export function PlayerBar() {
                 {current.podcastTitle}
               </p>
             </div>
+            {/* Songs only: episodes are not liked (spec §4). */}
+            {current.kind === 'song' && <LikeButton songId={current.id} title={current.title} />}
           </div>
 
           <div className="[grid-area:play] sm:self-end">
