@@ -24,6 +24,7 @@ const ScreenPage = lazy(() => import('./shell/screen-page.tsx'));
 const SecurityPage = lazy(() => import('./features/auth/security-page.tsx'));
 const RecentlyPlayedPage = lazy(() => import('./features/listening/recently-played-page.tsx'));
 const StatsPage = lazy(() => import('./features/listening/stats-page.tsx'));
+const LikedSongsPage = lazy(() => import('./features/library/liked-songs-page.tsx'));
 
 function screen(
   path: string,
@@ -60,7 +61,7 @@ const routes: RouteObject[] = [
       screen('search', screens.search, SearchPage),
       screen('playlists', screens.library),
       screen('playlist/:id', screens.playlist),
-      screen('liked', screens.liked),
+      screen('liked', screens.liked, LikedSongsPage),
       screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
       screen('stats', screens.stats, StatsPage),
       screen('premium', screens.premium),
