@@ -1,0 +1,122 @@
+// Issue 10 point 1, as the shared listener: like two songs from their cards (toast, pressed),
+// find them on /liked newest first, Play All (the first plays, the other is queued), then
+// unlike both from /liked (toast, rows gone, empty state). The fixture artist uploads the two
+// songs through the API first and deletes them at the end.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import {
+  ARTIST_STATE,
+  E2E_ARTIST,
+  expect,
+  expectToast,
+  LISTENER_STATE,
+  requireArtistSession,
+  test,
+} from './support.ts';
+import { sineWav } from './media.ts';
+
+test.use({ storageState: LISTENER_STATE });
+
+const run = Date.now().toString(36);
+const A = `Liked ${run} One`;
+const B = `Liked ${run} Two`;
+const songIds: string[] = [];
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  requireArtistSession();
+  // Each upload is decoded to be measured, beside the other helpers' work on a busy machine.
+  test.setTimeout(180_000);
+  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  for (const [i, title] of [A, B].entries()) {
+    const res = await api.post('/api/songs', {
+      multipart: {
+        title,
+        genre: 'Pop',
+        file: {
+          name: `liked-${i}.wav`,
+          mimeType: 'audio/wav',
+          // 2 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
+          buffer: sineWav({ seconds: 120, hz: 330 + 110 * i, sampleRate: 8000 }),
+        },
+      },
+      timeout: 150_000,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    songIds.push(((await res.json()) as { id: string }).id);
+  }
+  await api.dispose();
+});
+
+test.afterAll(async ({ playwright, baseURL }) => {
+  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  for (const id of songIds) await api.delete(`/api/songs/${id}`);
+  await api.dispose();
+});
+
+const card = (page: Page, title: string) =>
+  page
+    .getByRole('region', { name: 'Recent Tracks' })
+    .getByTestId('song-card')
+    .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+const likedRow = (page: Page, title: string) =>
+  page.getByTestId('liked-song').filter({ hasText: title });
+const likeButton = (scope: ReturnType<typeof card>) =>
+  scope.getByRole('button', { name: 'Like', exact: true });
+const bar = (page: Page) => page.getByRole('region', { name: 'Player' });
+
+test('like from cards, play all on /liked, unlike there down to the empty state', async ({
+  page,
+}) => {
+  await page.goto('/');
+  for (const title of [A, B]) {
+    const like = likeButton(card(page, title));
+    await expect(like).toHaveAttribute('aria-pressed', 'false');
+    await like.click();
+    await expectToast(page, 'Added to liked songs', title);
+    await expect(like).toHaveAttribute('aria-pressed', 'true');
+    await expect(like).toBeEnabled();
+  }
+
+  await page
+    .getByRole('navigation', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Liked Songs' })
+    .click();
+  await expect(page).toHaveURL(/\/liked$/);
+  // Newest like first.
+  await expect(page.getByTestId('liked-song')).toHaveCount(2);
+  await expect(page.getByTestId('liked-song').first()).toContainText(B);
+  await expect(page.getByTestId('liked-song').nth(1)).toContainText(A);
+  await expect(likeButton(likedRow(page, A))).toHaveAttribute('aria-pressed', 'true');
+
+  const axe = await new AxeBuilder({ page })
+    .include('main')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
+    [],
+  );
+
+  // Play All: the first row plays, the rest is queued.
+  await page.getByRole('button', { name: 'Play All' }).click();
+  await expect(bar(page).getByTestId('player-title')).toHaveText(B);
+  await expect(bar(page).getByTestId('player-artist')).toHaveText(E2E_ARTIST.displayName);
+  await expect(bar(page).getByTestId('queue-badge')).toHaveText('1');
+  // The player bar's own Like shows the playing song's state.
+  await expect(likeButton(bar(page))).toHaveAttribute('aria-pressed', 'true');
+
+  // Unlike from the list: the row goes, and with the last one the empty state shows.
+  await likeButton(likedRow(page, B)).click();
+  await expectToast(page, 'Song removed from liked songs', B);
+  await expect(likedRow(page, B)).toHaveCount(0);
+  await expect(likeButton(bar(page))).toHaveAttribute('aria-pressed', 'false');
+  await likeButton(likedRow(page, A)).click();
+  await expectToast(page, 'Song removed from liked songs', A);
+  await expect(page.getByText('No liked songs yet')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Play All' })).toHaveCount(0);
+
+  // Back on the cards, both show as not liked.
+  await page.goto('/');
+  for (const title of [A, B]) {
+    await expect(likeButton(card(page, title))).toHaveAttribute('aria-pressed', 'false');
+  }
+});
