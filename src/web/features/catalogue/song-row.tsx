@@ -1,0 +1,103 @@
+// A song as a list row (recently played, liked songs): Play/Pause, cover, title and artist,
+// then whatever the list adds (a time, Add to queue, Like). The row shows and says which
+// song is current; the card grid's counterpart is song-card.tsx.
+import type { ReactNode } from 'react';
+import { Pause, Play } from 'lucide-react';
+import type { SongDto } from '@/contracts/songs.contract.ts';
+import { Button } from '@/web/components/ui/button.tsx';
+import { cn } from '@/web/components/ui/cn.ts';
+import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { songToPlayable } from '@/web/features/player/playable.ts';
+import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
+import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
+import { CoverArt } from './cover-art.tsx';
+import { artistLabel } from './song-display.ts';
+
+export const songListClass =
+  'divide-y divide-border/60 overflow-hidden rounded-xl border bg-card/40';
+
+const rowClass = 'flex items-center gap-3 px-3 py-2.5 sm:gap-4 sm:px-4';
+
+export function SongRow({
+  song,
+  testId,
+  details,
+  actions,
+}: {
+  song: SongDto;
+  testId: string;
+  /** Between the title and Add to queue: the list's own details (e.g. when it played). */
+  details?: ReactNode;
+  /** After Add to queue: the list's own actions (e.g. Like). */
+  actions?: ReactNode;
+}) {
+  const { current, playing } = useNowPlaying();
+  const { load } = usePlayerControls();
+  const playable = songToPlayable(song);
+  const artist = artistLabel(song);
+  const isCurrent = current?.id === song.id;
+  const isPlaying = isCurrent && playing;
+
+  return (
+    <li
+      data-testid={testId}
+      aria-current={isCurrent ? 'true' : undefined}
+      className={cn(rowClass, 'transition-colors hover:bg-card', isCurrent && 'bg-card')}
+    >
+      <Button
+        size="icon"
+        variant="ghost"
+        className={cn(
+          'size-10 shrink-0 rounded-full',
+          playable && 'brand-gradient text-white hover:opacity-90',
+        )}
+        disabled={!playable}
+        aria-label={
+          playable
+            ? `${isPlaying ? 'Pause' : 'Play'} ${song.title} by ${artist}`
+            : `${song.title} cannot be played: no audio available`
+        }
+        onClick={() => playable && load(playable)}
+      >
+        {isPlaying ? (
+          <Pause className="size-4 fill-current" aria-hidden="true" />
+        ) : (
+          <Play className="ml-0.5 size-4 fill-current" aria-hidden="true" />
+        )}
+      </Button>
+      <CoverArt
+        src={song.cover_art_url}
+        className="size-11 shrink-0 rounded-md bg-muted object-cover"
+      />
+      <div className="min-w-0 flex-1">
+        {/* The row's background and aria-current mark the current song; brand-coloured text
+            would fall below AA contrast on the card. */}
+        <p className="truncate text-sm font-semibold" title={song.title}>
+          {song.title}
+        </p>
+        <p className="truncate text-xs text-muted-foreground">{artist}</p>
+      </div>
+      {details}
+      {playable && <AddToQueueButton item={playable} />}
+      {actions}
+    </li>
+  );
+}
+
+/** Rows of placeholders while a song list loads. */
+export function SongRowsSkeleton({ rows, testId }: { rows: number; testId: string }) {
+  return (
+    <ol aria-hidden="true" data-testid={testId} className={songListClass}>
+      {Array.from({ length: rows }, (_, i) => (
+        <li key={i} className={rowClass}>
+          <Skeleton className="size-10 rounded-full" />
+          <Skeleton className="size-11 rounded-md" />
+          <div className="flex-1 space-y-2">
+            <Skeleton className="h-4 w-2/5" />
+            <Skeleton className="h-3 w-1/4" />
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
