@@ -1,4 +1,4 @@
-import { LoaderCircle, WifiOff } from 'lucide-react';
+import { LoaderCircle, RotateCw, WifiOff } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
 import { BrandMark } from '@/web/shell/brand.tsx';
 
@@ -35,5 +35,29 @@ export function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
       </p>
       <Button onClick={onRetry}>Try again</Button>
     </main>
+  );
+}
+
+/** A list that could not load: the spec's message and a way to ask again. */
+export function LoadFailed({
+  message,
+  retrying,
+  onRetry,
+}: {
+  message: string;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center gap-3 rounded-xl border border-destructive/40 px-6 py-12 text-center"
+    >
+      <p>{message}</p>
+      <Button variant="outline" disabled={retrying} onClick={onRetry}>
+        <RotateCw aria-hidden="true" />
+        Try again
+      </Button>
+    </div>
   );
 }

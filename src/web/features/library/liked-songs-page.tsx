@@ -1,8 +1,9 @@
 // Spec §2 Liked songs: the listener's liked songs, newest like first, with Play All,
 // per-song play, add to queue and unlike.
-import { Heart, Play, RotateCw } from 'lucide-react';
+import { Heart, Play } from 'lucide-react';
 import type { LikedSongItem } from '@/contracts/library.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
+import { LoadFailed } from '@/web/components/page-status.tsx';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { SongRow, SongRowsSkeleton, songListClass } from '@/web/features/catalogue/song-row.tsx';
 import { usePlayerControls } from '@/web/features/player/use-player.ts';
@@ -64,16 +65,11 @@ export default function LikedSongsPage() {
       {isPending ? (
         <SongRowsSkeleton rows={SKELETON_ROWS} testId="liked-songs-loading" />
       ) : isError ? (
-        <div
-          role="alert"
-          className="flex flex-col items-center gap-3 rounded-xl border border-destructive/40 px-6 py-12 text-center"
-        >
-          <p>Failed to load liked songs</p>
-          <Button variant="outline" disabled={isFetching} onClick={() => void refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </div>
+        <LoadFailed
+          message="Failed to load liked songs"
+          retrying={isFetching}
+          onRetry={() => void refetch()}
+        />
       ) : items.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-12 text-center text-muted-foreground">
           <Heart className="size-8" aria-hidden="true" />

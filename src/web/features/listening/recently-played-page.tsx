@@ -1,7 +1,7 @@
 // Spec §2 Recently played: the listener's last 20 plays, newest first, each playable.
-import { History, RotateCw } from 'lucide-react';
+import { History } from 'lucide-react';
 import type { RecentlyPlayedItem } from '@/contracts/listening.contract.ts';
-import { Button } from '@/web/components/ui/button.tsx';
+import { LoadFailed } from '@/web/components/page-status.tsx';
 import { SongRow, SongRowsSkeleton, songListClass } from '@/web/features/catalogue/song-row.tsx';
 import { useRecentlyPlayed } from './use-listening.ts';
 import { playedAgo, playedAt } from './listening-format.ts';
@@ -48,16 +48,11 @@ export default function RecentlyPlayedPage() {
       {isPending ? (
         <SongRowsSkeleton rows={SKELETON_ROWS} testId="recently-played-loading" />
       ) : isError ? (
-        <div
-          role="alert"
-          className="flex flex-col items-center gap-3 rounded-xl border border-destructive/40 px-6 py-12 text-center"
-        >
-          <p>Failed to load recently played songs</p>
-          <Button variant="outline" disabled={isFetching} onClick={() => void refetch()}>
-            <RotateCw aria-hidden="true" />
-            Try again
-          </Button>
-        </div>
+        <LoadFailed
+          message="Failed to load recently played songs"
+          retrying={isFetching}
+          onRetry={() => void refetch()}
+        />
       ) : items.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-12 text-center text-muted-foreground">
           <History className="size-8" aria-hidden="true" />
