@@ -13,6 +13,7 @@ import {
   userFollows,
   users,
 } from '../db/schema/index.ts';
+import { queryRows } from '../db/sql-results.ts';
 
 export type DemoRepository = ReturnType<typeof createDemoRepository>;
 
@@ -108,7 +109,9 @@ export function createDemoRepository(db: Db) {
 
     /** Row counts of the demo tables, for the start-up log and tests. */
     async counts(): Promise<Record<string, number>> {
-      const result = (await db.execute(sql`
+      const [counts] = await queryRows<Record<string, number>>(
+        db,
+        sql`
         select (select count(*) from users)::int as users,
                (select count(*) from songs)::int as songs,
                (select count(*) from podcasts)::int as podcasts,
@@ -119,10 +122,9 @@ export function createDemoRepository(db: Db) {
                (select count(*) from playlist_tracks)::int as playlist_tracks,
                (select count(*) from stream_analytics)::int as streams,
                (select count(*) from notifications)::int as notifications,
-               (select count(*) from artist_daily_analytics)::int as artist_days`)) as unknown as {
-        rows: Record<string, number>[];
-      };
-      return result.rows[0]!;
+               (select count(*) from artist_daily_analytics)::int as artist_days`,
+      );
+      return counts!;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/sql-results.ts';
 
 /**
  * The queue's SQL (docs/decisions/0013). Every time is passed in from the Clock, never the
@@ -53,10 +54,7 @@ function toJob(r: Raw): JobRow {
   };
 }
 
-async function rows(db: Db, query: SQL): Promise<Raw[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Raw[] };
-  return result.rows;
-}
+const rows = (db: Db, query: SQL): Promise<Raw[]> => queryRows<Raw>(db, query);
 
 const COLUMNS = sql.raw(
   'id, name, payload, state, attempts, max_attempts, run_at, last_error, created_at, finished_at',

@@ -1,16 +1,12 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { likedSongs } from '../../db/schema/index.ts';
+import { isSqlState, queryRows } from '../../db/sql-results.ts';
 
 export type LikesRepository = ReturnType<typeof createLikesRepository>;
 
-type Rows<T> = { rows: T[] };
-
 /** A foreign-key violation: the song went between the statement's read and its insert. */
-const isMissingSong = (error: unknown): boolean => {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return (e.code ?? e.cause?.code) === '23503';
-};
+const isMissingSong = (error: unknown): boolean => isSqlState(error, '23503');
 
 /** liked_songs rows: one per (user, song), the unique key keeps it so under races. */
 export function createLikesRepository(db: Db) {
@@ -21,7 +17,9 @@ export function createLikesRepository(db: Db) {
      */
     async like(userId: string, songId: string): Promise<boolean> {
       try {
-        const result = (await db.execute(sql`
+        const [row] = await queryRows<{ found: boolean }>(
+          db,
+          sql`
           with song as (select id from songs where id = ${songId}),
           added as (
             insert into liked_songs (user_id, song_id)
@@ -29,8 +27,9 @@ export function createLikesRepository(db: Db) {
             on conflict (user_id, song_id) do nothing
             returning id
           )
-          select exists (select 1 from song) as found`)) as unknown as Rows<{ found: boolean }>;
-        return result.rows[0]?.found === true;
+          select exists (select 1 from song) as found`,
+        );
+        return row?.found === true;
       } catch (error) {
         if (isMissingSong(error)) return false;
         throw error;

@@ -1,10 +1,10 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { streamAnalytics } from '../../db/schema/index.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 export type PlaysRepository = ReturnType<typeof createPlaysRepository>;
 
-type Rows<T> = { rows: T[] };
 const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 /** stream_analytics rows: a play started, its progress, a user's latest plays. */
@@ -19,14 +19,16 @@ export function createPlaysRepository(db: Db) {
       songId: string,
       playedAt: Date,
     ): Promise<{ id: string; playedAt: Date } | null> {
-      const result = (await db.execute(sql`
+      const [row] = await queryRows<{ id: string; played_at: Date | string }>(
+        db,
+        sql`
         with song as (
           update songs set play_count = play_count + 1 where id = ${songId} returning id
         )
         insert into stream_analytics (user_id, song_id, played_at)
         select ${userId}, song.id, ${playedAt.toISOString()}::timestamptz from song
-        returning id, played_at`)) as unknown as Rows<{ id: string; played_at: Date | string }>;
-      const row = result.rows[0];
+        returning id, played_at`,
+      );
       return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
     },
 
@@ -43,7 +45,9 @@ export function createPlaysRepository(db: Db) {
       listenedMs: number,
       completedPercent: number,
     ): Promise<{ id: string; listenedMs: number; completed: boolean } | null> {
-      const result = (await db.execute(sql`
+      const [row] = await queryRows<{ id: string; listened_ms: number; completed: boolean }>(
+        db,
+        sql`
         with play as (
           select a.id, a.listened_ms, a.completed,
             coalesce(s.duration_ms, e.duration_ms) as duration_ms
@@ -64,12 +68,8 @@ export function createPlaysRepository(db: Db) {
             and heard.ms::bigint * 100 >= heard.duration_ms::bigint * ${completedPercent}::int)
         from heard
         where a.id = heard.id
-        returning a.id, a.listened_ms, a.completed`)) as unknown as Rows<{
-        id: string;
-        listened_ms: number;
-        completed: boolean;
-      }>;
-      const row = result.rows[0];
+        returning a.id, a.listened_ms, a.completed`,
+      );
       return row
         ? { id: row.id, listenedMs: Number(row.listened_ms), completed: row.completed }
         : null;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { UserStats } from '../../../contracts/listening.contract.ts';
 import type { Db } from '../../db/client.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 export type StatsRepository = ReturnType<typeof createStatsRepository>;
 
@@ -26,7 +27,9 @@ export function createStatsRepository(db: Db) {
     ): Promise<UserStats> {
       const top = sql.raw(String(Math.max(1, Math.trunc(options.top))));
       const back = sql.raw(String(Math.max(0, Math.trunc(options.days) - 1)));
-      const result = (await db.execute(sql`
+      const [row] = await queryRows<{ stats: UserStats | string }>(
+        db,
+        sql`
         with totals as (
           select streams, completed, listened_ms from listener_totals where user_id = ${userId}
         ), window_days as (
@@ -92,8 +95,9 @@ export function createStatsRepository(db: Db) {
                 and a.played_at >= w.first_day::timestamp at time zone 'UTC'
                 and a.played_at < (w.last_day + 1)::timestamp at time zone 'UTC'
               group by 1) c on c.day = d.day::date)
-        ) as stats`)) as unknown as { rows: Array<{ stats: UserStats | string }> };
-      const stats = result.rows[0]!.stats;
+        ) as stats`,
+      );
+      const stats = row!.stats;
       return typeof stats === 'string' ? (JSON.parse(stats) as UserStats) : stats;
     },
   };

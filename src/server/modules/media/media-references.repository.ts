@@ -11,6 +11,7 @@ import {
   songs,
 } from '../../db/schema/index.ts';
 import type { Bucket } from '../../storage/storage.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 /**
  * What a row loses when its file is gone: the row itself when it is nothing without the
@@ -244,10 +245,11 @@ export function createMediaReferencesRepository(db: Db) {
       const set = c.key
         ? sql`${sql.identifier(c.url.name)} = null, ${sql.identifier(c.key.name)} = null`
         : sql`${sql.identifier(c.url.name)} = null`;
-      const result = (await db.execute(
+      const updated = await queryRows(
+        db,
         sql`update ${c.table} set ${set} where ${same} returning 1`,
-      )) as unknown as { rows: unknown[] };
-      return result.rows.length > 0;
+      );
+      return updated.length > 0;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mfaChallenges, mfaFactors, profiles, rateLimits, users } from '../../db/schema/index.ts';
+import { isSqlState } from '../../db/sql-results.ts';
 
 export type MfaRepository = ReturnType<typeof createMfaRepository>;
 export type FactorRow = typeof mfaFactors.$inferSelect;
@@ -28,10 +29,7 @@ class Abort extends Error {
   }
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: any = error; e; e = e.cause) if (e.code === '23505') return true;
-  return false;
-}
+const isUniqueViolation = (error: unknown): boolean => isSqlState(error, '23505');
 
 export function createMfaRepository(db: Db) {
   return {

@@ -2,6 +2,7 @@ import { desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { podcasts, profiles, songRenditions, songs } from '../../db/schema/index.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 export type SongRow = typeof songs.$inferSelect;
 export type PodcastRow = typeof podcasts.$inferSelect;
@@ -422,15 +423,11 @@ export function createSongsRepository(db: Db) {
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
       const plan = searchSql({ ...input, pattern });
-      const [row] = (
-        (await db.execute(plan.stats())) as unknown as {
-          rows: Array<{
-            titles: string | number | null;
-            genres: string | number;
-            artists: string | number;
-          }>;
-        }
-      ).rows;
+      const [row] = await queryRows<{
+        titles: string | number | null;
+        genres: string | number;
+        artists: string | number;
+      }>(db, plan.stats());
       const stats: SearchStats = {
         titles: row!.titles === null ? null : Number(row!.titles),
         genres: Number(row!.genres),
@@ -481,7 +478,9 @@ export function createSongsRepository(db: Db) {
         .filter(({ word, i }) => i % 2 === 0 && word.length >= MIN_CORRECTED_LENGTH)
         .slice(0, MAX_CORRECTED_WORDS);
       if (words.length === 0) return null;
-      const result = (await db.execute(sql`
+      const rows = await queryRows<{ i: number; term: string | null }>(
+        db,
+        sql`
         select w.i::int as i, (
           select t.term from search_terms t
           where t.term % lower(w.word) and t.songs > 0
@@ -489,11 +488,10 @@ export function createSongsRepository(db: Db) {
             t.songs desc, t.term
           limit 1) as term
         from json_array_elements_text(${JSON.stringify(words.map((w) => w.word))}::json)
-          with ordinality as w(word, i)`)) as unknown as {
-        rows: Array<{ i: number; term: string | null }>;
-      };
+          with ordinality as w(word, i)`,
+      );
       let changed = false;
-      for (const { i, term } of result.rows) {
+      for (const { i, term } of rows) {
         const at = words[i - 1]!.i;
         if (term === null || term === parts[at]!.toLowerCase()) continue;
         parts[at] = term;
