@@ -235,6 +235,9 @@ test('next, previous, repeat (off → all → one → off) and shuffle on and of
 });
 
 test("a free listener's third skip within the hour is refused with the toast", async ({ page }) => {
+  // The page's clock runs as usual but can be moved on: the skip counter's reset is checked
+  // every 60 s and happens once an hour has passed since the last one (spec §4, §9).
+  await page.clock.install();
   await page.goto('/');
   await playFromCard(page, A);
   await addToQueue(page, B, C, D);
@@ -255,6 +258,17 @@ test("a free listener's third skip within the hour is refused with the toast", a
   await expect(player.getByTestId('player-title')).toHaveText(C);
   await expect(player.getByTestId('queue-badge')).toHaveText('1');
   await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
+
+  // A minute on, the counter's check runs and finds less than an hour: still refused.
+  await page.clock.fastForward(61_000);
+  await next.click();
+  await expect(player.getByTestId('player-title')).toHaveText(C);
+  await expect(player.getByTestId('queue-badge')).toHaveText('1');
+
+  // An hour after the counter started, it resets: the skip goes through.
+  await page.clock.fastForward(60 * 60_000);
+  await next.click();
+  await expect(player.getByTestId('player-title')).toHaveText(D);
 });
 
 test('pointer drag reorders; the menu switches loudness normalization; no serious axe findings', async ({
