@@ -13,7 +13,7 @@ import {
   requireArtistSession,
   test,
 } from './support.ts';
-import { sineWav } from './media.ts';
+import { uploadTone } from './media.ts';
 
 test.use({ storageState: LISTENER_STATE });
 
@@ -28,21 +28,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(180_000);
   const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
   for (const [i, title] of [A, B].entries()) {
-    const res = await api.post('/api/songs', {
-      multipart: {
-        title,
-        genre: 'Pop',
-        file: {
-          name: `liked-${i}.wav`,
-          mimeType: 'audio/wav',
-          // 2 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
-          buffer: sineWav({ seconds: 120, hz: 330 + 110 * i, sampleRate: 8000 }),
-        },
-      },
-      timeout: 150_000,
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    songIds.push(((await res.json()) as { id: string }).id);
+    // 2 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
+    songIds.push(
+      await uploadTone(api, { title, seconds: 120, hz: 330 + 110 * i, sampleRate: 8000 }),
+    );
   }
   await api.dispose();
 });

@@ -1,4 +1,6 @@
-// Real media for upload journeys, made in the test: a 16-bit PCM WAV sine and a PNG cover.
+// Real media for upload journeys, made in the test: a 16-bit PCM WAV sine and a PNG cover,
+// and the API upload of a tone as a song.
+import { expect, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { encodeWav } from '../../src/server/demo/synth.ts';
 
@@ -24,4 +26,28 @@ export async function coverPng(size = 128, from = [124, 58, 237], to = [236, 72,
   return sharp(pixels, { raw: { width: size, height: size, channels: 3 } })
     .png()
     .toBuffer();
+}
+
+/**
+ * Uploads a sine-tone WAV as a song through the API (an artist's request context) and
+ * returns its id. Uploads are decoded to be measured, so a busy machine gets a long timeout.
+ */
+export async function uploadTone(
+  api: APIRequestContext,
+  song: { title: string; seconds: number; hz: number; genre?: string; sampleRate?: number },
+): Promise<string> {
+  const res = await api.post('/api/songs', {
+    multipart: {
+      title: song.title,
+      genre: song.genre ?? 'Pop',
+      file: {
+        name: 'tone.wav',
+        mimeType: 'audio/wav',
+        buffer: sineWav({ seconds: song.seconds, hz: song.hz, sampleRate: song.sampleRate }),
+      },
+    },
+    timeout: 150_000,
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
 }

@@ -15,7 +15,7 @@ import {
   test,
 } from './support.ts';
 import { installOutputTap, silenceBetween } from './audio-output-tap.ts';
-import { sineWav } from './media.ts';
+import { uploadTone } from './media.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: LISTENER_STATE });
@@ -32,15 +32,7 @@ async function artistApi(
 }
 
 async function upload(api: APIRequestContext, title: string, seconds: number, hz: number) {
-  const res = await api.post('/api/songs', {
-    multipart: {
-      title,
-      genre: 'Ambient',
-      file: { name: 'tone.wav', mimeType: 'audio/wav', buffer: sineWav({ seconds, hz }) },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const { id } = (await res.json()) as { id: string };
+  const id = await uploadTone(api, { title, seconds, hz, genre: 'Ambient' });
   uploaded.push(id);
   return id;
 }

@@ -15,7 +15,7 @@ import {
   requireArtistSession,
   test,
 } from './support.ts';
-import { sineWav } from './media.ts';
+import { uploadTone } from './media.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: LISTENER_STATE });
@@ -31,23 +31,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(180_000);
   const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
   const ids = await Promise.all(
-    titles.map(async (title, i) => {
-      const res = await api.post('/api/songs', {
-        multipart: {
-          title,
-          genre: 'Pop',
-          file: {
-            name: `queue-${i}.wav`,
-            mimeType: 'audio/wav',
-            // 3 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
-            buffer: sineWav({ seconds: 180, hz: 330 + 110 * i, sampleRate: 8000 }),
-          },
-        },
-        timeout: 150_000,
-      });
-      expect(res.status(), await res.text()).toBe(201);
-      return ((await res.json()) as { id: string }).id;
-    }),
+    // 3 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
+    titles.map((title, i) =>
+      uploadTone(api, { title, seconds: 180, hz: 330 + 110 * i, sampleRate: 8000 }),
+    ),
   );
   songIds.push(...ids);
   await api.dispose();
