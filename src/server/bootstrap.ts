@@ -5,6 +5,7 @@ import { AppError, ErrorCode } from '../core/errors.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createDemoRepository } from './demo/demo.repository.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
+import { enqueueEpisodeMedia } from './modules/podcasts/podcasts.module.ts';
 import { enqueueSongMedia } from './modules/songs/songs.module.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
@@ -65,6 +66,9 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
         withAdmin: !env.admin,
         songSeconds: deps.demoSongSeconds,
         enqueueMedia: deps.jobs && ((songId, tx) => enqueueSongMedia(deps.jobs!, songId, tx)),
+        enqueueEpisodeMedia:
+          deps.jobs && ((episodeId, tx) => enqueueEpisodeMedia(deps.jobs!, episodeId, tx)),
+        publicUrl: env.publicUrl,
       });
       log.info({ ...(await demoRepo.counts()), ms: Date.now() - started }, 'demo content seeded');
       (deps.print ?? ((text: string) => console.log(text)))(credentialsBlock(demo));

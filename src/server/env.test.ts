@@ -34,6 +34,11 @@ describe('parseEnv', () => {
     [{ STORAGE: 's3' }, 'S3_BUCKET'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ PAYMENTS: 'stripe' }, 'STRIPE_SECRET_KEY'],
+    [{ PAYMENTS: 'paypal' }, 'PAYMENTS'],
+    [{ STRIPE_SECRET_KEY: 'pk_test_public' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_WEBHOOK_SECRET: 'sk_test_123' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_PRICE_ID: 'prod_123' }, 'STRIPE_PRICE_ID'],
+    [{ STRIPE_API_URL: 'api.stripe.com' }, 'STRIPE_API_URL'],
     [{ AI_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
@@ -54,6 +59,34 @@ describe('parseEnv', () => {
     expect(() => parseEnv(source)).toThrowError(
       new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`),
     );
+  });
+
+  it('takes payments locally by default; PAYMENTS=stripe names each missing Stripe value', () => {
+    expect(parseEnv({}).payments).toBe('local');
+    expect(parseEnv({}).stripe.apiUrl).toBe('https://api.stripe.com');
+    const stripe = {
+      PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PRICE_ID: 'price_abc',
+    };
+    expect(parseEnv({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111/' })).toMatchObject({
+      payments: 'stripe',
+      stripe: {
+        secretKey: 'sk_test_abc',
+        webhookSecret: 'whsec_abc',
+        priceId: 'price_abc',
+        apiUrl: 'http://127.0.0.1:12111',
+      },
+    });
+    expect(parseEnv({ ...stripe, STRIPE_SECRET_KEY: 'rk_live_abc' }).stripe.secretKey).toBe(
+      'rk_live_abc',
+    );
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID']) {
+      expect(() => parseEnv({ ...stripe, [name]: '' })).toThrowError(
+        `Invalid environment variable ${name}: is required when PAYMENTS=stripe`,
+      );
+    }
   });
 
   it('ends sessions 90 days after sign-in unless SESSION_MAX_LIFETIME_DAYS says otherwise', () => {

@@ -82,9 +82,22 @@ const schema = z
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().min(3).max(200).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
-    STRIPE_SECRET_KEY: z.string().min(1).optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-    STRIPE_PRICE_ID: z.string().min(1).optional(),
+    // The prefixes Stripe gives each kind of value: a value pasted into the wrong variable
+    // fails at start, not at the first checkout.
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+      .optional(),
+    STRIPE_PRICE_ID: z
+      .string()
+      .regex(/^price_\S+$/, 'must be the id of a recurring Stripe price (price_…)')
+      .optional(),
+    // Where the Stripe API is: tests point it at a local fake (tests/helpers/fake-stripe.ts).
+    STRIPE_API_URL: url(['http:', 'https:']).default('https://api.stripe.com'),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
     FFMPEG_PATH: z.string().min(1).optional(),
     MEDIA_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
@@ -194,7 +207,8 @@ export type Env = {
   /** The From of every mail; a default when unset. */
   mailFrom: string | undefined;
   payments: 'local' | 'stripe';
-  stripe: { secretKey?: string; webhookSecret?: string; priceId?: string };
+  /** PAYMENTS=stripe needs all three (checked at start); apiUrl is Stripe's unless a test says. */
+  stripe: { secretKey?: string; webhookSecret?: string; priceId?: string; apiUrl: string };
   catalogueUrl: string;
   /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
   ffmpegPath: string | undefined;
@@ -280,6 +294,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       secretKey: v.STRIPE_SECRET_KEY,
       webhookSecret: v.STRIPE_WEBHOOK_SECRET,
       priceId: v.STRIPE_PRICE_ID,
+      apiUrl: v.STRIPE_API_URL.replace(/\/$/, ''),
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     ffmpegPath: v.FFMPEG_PATH,

@@ -4,6 +4,7 @@ import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Ffmpeg } from './media/ffmpeg.ts';
 import type { Storage } from './storage/storage.ts';
 
 /**
@@ -20,6 +21,11 @@ export type ModuleContext = {
   mailer: Mailer;
   /** Work that must not hold a request (docs/decisions/0013); main.ts starts the worker. */
   jobs: JobQueue;
+  /**
+   * The one ffmpeg of the process: every upload check and media job (songs, episodes)
+   * shares its MEDIA_WORKERS cap (docs/decisions/0014, 0018).
+   */
+  ffmpeg: Ffmpeg;
 };
 
 /** A feature's routes as one plugin, registered at the root (routes carry their own prefixes). */

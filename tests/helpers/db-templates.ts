@@ -54,6 +54,9 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/** How long another migration version's template is kept (see ensurePostgresTemplate). */
+const TEMPLATE_KEEP_MS = 24 * 3600_000;
+
 export async function ensurePostgresTemplate(hash: string): Promise<string> {
   const name = `canto_tpl_${hash}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -61,15 +64,23 @@ export async function ensurePostgresTemplate(hash: string): Promise<string> {
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (exists.rowCount) return name;
-    // Old templates of earlier migration versions are dropped so they do not pile up.
-    const old = await admin.query(
-      "select datname from pg_database where datname like 'canto_tpl_%'",
+    // Templates of other migration versions are dropped so they do not pile up, but only
+    // once they are a day old: another checkout's test run (a CI rehearsal beside a working
+    // tree, two branches) may be cloning from its own version right now.
+    const old = await admin.query<{ datname: string; made: string | null }>(
+      `select datname, shobj_description(oid, 'pg_database') as made
+       from pg_database where datname like 'canto_tpl_%' and datname <> $1`,
+      [name],
     );
-    for (const row of old.rows)
+    for (const row of old.rows) {
+      const made = Number(row.made?.replace(/^canto-template-made:/, ''));
+      if (Number.isFinite(made) && Date.now() - made < TEMPLATE_KEEP_MS) continue;
       await admin.query(`drop database if exists "${row.datname}" with (force)`);
+    }
     const building = `${name}_building`;
     await admin.query(`drop database if exists "${building}" with (force)`);
     await admin.query(`create database "${building}"`);
+    await admin.query(`comment on database "${building}" is 'canto-template-made:${Date.now()}'`);
     const database = await openPostgres(withDatabase(adminUrl, building), 1);
     await database.migrate();
     await database.close();

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { Notification } from 'pg';
 import * as schema from './schema/index.ts';
 
 // Each engine's driver is imported only when that engine is opened: a PGlite process never
@@ -37,8 +36,16 @@ function findMigrations(here: string): string {
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** LISTEN on a channel; returns an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; returns an unsubscribe function. On a server, every channel shares
+   * one connection outside the pool, re-established when lost; `onRestored` runs then, as
+   * anything notified meanwhile was missed (PGlite's connection is in-process: never lost).
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onRestored?: () => void,
+  ): Promise<() => Promise<void>>;
   /** Applies the committed migrations; on a server, one process at a time (advisory lock). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -154,22 +161,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // Idle-client errors (server restart) must not crash the process; queries will report them.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listener = createPgListener(pg, url);
   return {
     db,
     kind: 'postgres',
-    async listen(channel, onPayload) {
-      const client = await pool.connect();
-      const handler = (msg: Notification) => {
-        if (msg.channel === channel) onPayload(msg.payload ?? '');
-      };
-      client.on('notification', handler);
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        client.off('notification', handler);
-        await client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
-        client.release();
-      };
-    },
+    listen: listener.listen,
     async migrate() {
       // The lock must be held on one connection for the whole run.
       const conn = await pool.connect();
@@ -181,6 +177,131 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         conn.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}
+
+type PgModule = typeof import('pg').default;
+type Subscriber = { onPayload: (payload: string) => void; onRestored?: () => void };
+
+const LISTENER_BACKOFF_MS = { base: 250, max: 30_000 };
+
+/**
+ * LISTEN/NOTIFY on a PostgreSQL server: one dedicated connection outside the pool for every
+ * channel, so a listener never holds one of the pool's clients (nor is handed back to it in
+ * LISTEN state). When the connection is lost (server restart, network), it reconnects with
+ * backoff, LISTENs again and tells each subscriber (`onRestored`).
+ */
+function createPgListener(pg: PgModule, url: string) {
+  const channels = new Map<string, Set<Subscriber>>();
+  let client: InstanceType<PgModule['Client']> | null = null;
+  let connecting: Promise<InstanceType<PgModule['Client']>> | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let closed = false;
+  const listenSql = (channel: string) => `LISTEN ${pg.escapeIdentifier(channel)}`;
+
+  function connect() {
+    connecting ??= (async () => {
+      const c = new pg.Client({
+        connectionString: url,
+        application_name: 'canto-listen',
+        // A dead peer (no RST after a network loss) is noticed and the connection replaced.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+      });
+      c.on('error', () => {}); // 'end' follows, and reconnects
+      c.on('end', () => lost(c));
+      c.on('notification', (msg) => {
+        for (const sub of channels.get(msg.channel) ?? []) sub.onPayload(msg.payload ?? '');
+      });
+      try {
+        await c.connect();
+        for (const channel of channels.keys()) await c.query(listenSql(channel));
+      } catch (error) {
+        await c.end().catch(() => {});
+        throw error;
+      }
+      if (closed || channels.size === 0) {
+        // Closed, or every subscriber left while this connected: nothing to listen for.
+        await c.end().catch(() => {});
+        throw new Error(closed ? 'the database is closed' : 'nobody listens');
+      }
+      client = c;
+      failures = 0;
+      return c;
+    })().finally(() => (connecting = null));
+    return connecting;
+  }
+
+  function lost(c: InstanceType<PgModule['Client']>) {
+    if (client !== c) return;
+    client = null;
+    if (!closed && channels.size > 0) reconnectLater();
+  }
+
+  function reconnectLater() {
+    clearTimeout(retry);
+    const delay = Math.min(LISTENER_BACKOFF_MS.max, LISTENER_BACKOFF_MS.base * 2 ** failures);
+    retry = setTimeout(() => {
+      connect().then(
+        () => {
+          for (const subs of channels.values()) for (const sub of subs) sub.onRestored?.();
+        },
+        () => {
+          failures += 1;
+          if (!closed && channels.size > 0) reconnectLater();
+        },
+      );
+    }, delay);
+    retry.unref();
+  }
+
+  return {
+    async listen(
+      channel: string,
+      onPayload: (payload: string) => void,
+      onRestored?: () => void,
+    ): Promise<() => Promise<void>> {
+      const sub: Subscriber = { onPayload, onRestored };
+      const subs = channels.get(channel) ?? new Set<Subscriber>();
+      channels.set(channel, subs);
+      subs.add(sub);
+      const drop = () => {
+        subs.delete(sub);
+        if (subs.size > 0) return false;
+        channels.delete(channel);
+        return true;
+      };
+      try {
+        // LISTEN is idempotent: also right when a connect in flight has already listened.
+        await (client ?? (await connect())).query(listenSql(channel));
+      } catch (error) {
+        drop();
+        throw error;
+      }
+      return async () => {
+        if (!drop()) return;
+        const c = client;
+        if (channels.size === 0) {
+          // Nobody listens any more: the connection goes too.
+          client = null;
+          clearTimeout(retry);
+          await c?.end().catch(() => {});
+        } else {
+          await c?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const c = client ?? (await connecting?.catch(() => null)) ?? null;
+      client = null;
+      await c?.end().catch(() => {});
+    },
   };
 }

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -32,10 +33,13 @@ const documentMultipartBodies: typeof jsonSchemaTransform = (input) => {
   return { ...out, schema };
 };
 
+/** The largest WebSocket frame (or message) a client may send. */
+export const LIVE_MAX_FRAME_BYTES = 64 * 1024;
+
 /**
  * What every route relies on before any feature is registered: zod validation and
- * serialization, the JSON error mapping, the NUL guard, security headers, cookies and the
- * OpenAPI document.
+ * serialization, the JSON error mapping, the NUL guard, security headers, cookies, WebSocket
+ * upgrades and the OpenAPI document.
  */
 export async function registerPlatformPlugins(
   app: FastifyInstance,
@@ -76,6 +80,11 @@ export async function registerPlatformPlugins(
     strictTransportSecurity: hsts,
   });
   await app.register(cookie);
+  // WebSocket routes for live events (docs/decisions/0021), here once for the whole server:
+  // the plugin owns the HTTP server's 'upgrade' event, which a second registration (another
+  // feature's socket) would fight over. Before swagger, whose document then leaves them out.
+  // A frame over 64 KiB closes its socket (1009) before it is buffered whole.
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
 
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -182,9 +183,18 @@ export const podcasts = pgTable(
     coverArtKey: text('cover_art_key'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
+    // The RSS feed's channel (issue 10 §6): language (BCP 47), one Apple Podcasts category
+    // (core/validation/podcast.rules.ts), explicit flag.
+    language: text('language').notNull().default('en'),
+    category: text('category').notNull().default('Music'),
+    explicit: boolean('explicit').notNull().default(false),
+    /** podcast:guid, UUIDv5 of the feed URL when the show was created; never changed after. */
+    feedGuid: uuid('feed_guid'),
   },
   (t) => [
     lengthBetween('podcasts_title_len', t.title, 1, 200),
+    lengthBetween('podcasts_language_len', t.language, 2, 35),
+    lengthBetween('podcasts_category_len', t.category, 1, 100),
     lengthBetween('podcasts_description_len', t.description, 0, 5000),
     index('podcasts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     index('podcasts_creator_created_idx').on(t.creatorId, t.createdAt.desc().nullsFirst()),
@@ -208,11 +218,26 @@ export const podcastEpisodes = pgTable(
     // Not unique: the default is 1 and spec §5 only asks for a whole number ≥ 1.
     episodeNumber: integer('episode_number').notNull().default(1),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The kept original's size and type: the feed's enclosure length and type. */
+    audioBytes: bigint('audio_bytes', { mode: 'number' }),
+    audioMime: text('audio_mime'),
+    /** The media pipeline's state, as for songs (ADR 0014). */
+    mediaStatus: songMediaStatusEnum('media_status').notNull().default('ready'),
+    loudnessLufs: doublePrecision('loudness_lufs'),
+    truePeakDbtp: doublePrecision('true_peak_dbtp'),
+    /** The waveform peaks document (JSON in the podcasts bucket, signed like audio). */
+    waveformUrl: text('waveform_url'),
+    waveformKey: text('waveform_key'),
+    /** Downloads through the feed's public enclosure URL (a request from byte 0). */
+    downloadCount: bigint('download_count', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     lengthBetween('podcast_episodes_title_len', t.title, 1, 200),
+    lengthBetween('podcast_episodes_description_len', t.description, 0, 5000),
     check('podcast_episodes_number_min', sql`${t.episodeNumber} >= 1`),
     nonNegative('podcast_episodes_duration_ms_nonneg', t.durationMs),
+    nonNegative('podcast_episodes_audio_bytes_nonneg', t.audioBytes),
+    nonNegative('podcast_episodes_download_count_nonneg', t.downloadCount),
     index('podcast_episodes_podcast_number_idx').on(
       t.podcastId,
       t.episodeNumber.desc().nullsFirst(),

@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
-import { songs } from './catalogue.schema.ts';
+import { podcastEpisodes, songs } from './catalogue.schema.ts';
 import { createdAt, lengthBetween, nonNegative } from './columns.ts';
 
 // A listener's own collections. Everything here belongs to one user and goes with them.
@@ -97,5 +97,31 @@ export const userFollows = pgTable(
     uniqueIndex('user_follows_pair_key').on(t.followerId, t.followingId),
     check('user_follows_not_self', sql`${t.followerId} <> ${t.followingId}`),
     index('user_follows_following_idx').on(t.followingId, t.createdAt.desc().nullsFirst()),
+  ],
+);
+
+/**
+ * Where a listener is in an episode (issue 10 §4): kept on the server so another device
+ * resumes there too. `completed` once the end was (nearly) reached; it stays true when the
+ * listener plays it again, while `position_ms` follows them.
+ */
+export const episodeProgress = pgTable(
+  'episode_progress',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    episodeId: uuid('episode_id')
+      .notNull()
+      .references(() => podcastEpisodes.id, { onDelete: 'cascade' }),
+    positionMs: integer('position_ms').notNull().default(0),
+    completed: boolean('completed').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'episode_progress_pkey', columns: [t.userId, t.episodeId] }),
+    nonNegative('episode_progress_position_ms_nonneg', t.positionMs),
+    // Deleting an episode cascades here.
+    index('episode_progress_episode_idx').on(t.episodeId),
   ],
 );

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   pgEnum,
@@ -14,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
-import { podcastEpisodes, songs } from './catalogue.schema.ts';
+import { podcastEpisodes, songMediaStatusEnum, songs } from './catalogue.schema.ts';
 import { cents, createdAt, lengthBetween, nonNegative, yearMonth } from './columns.ts';
 
 /*
@@ -100,6 +101,10 @@ export const ads = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
+    /** The ad's audio through the media pipeline, as songs' (ADR 0014); 'ready' without audio. */
+    mediaStatus: songMediaStatusEnum('media_status').notNull().default('ready'),
+    loudnessLufs: doublePrecision('loudness_lufs'),
+    truePeakDbtp: doublePrecision('true_peak_dbtp'),
   },
   (t) => [
     lengthBetween('ads_title_len', t.title, 1, 200),
@@ -126,8 +131,11 @@ export const adImpressions = pgTable(
       onDelete: 'set null',
     }),
     createdAt: createdAt(),
+    /** The showing get-active-ads handed out: one impression per showing, replays ignored. */
+    showingId: uuid('showing_id'),
   },
   (t) => [
+    uniqueIndex('ad_impressions_showing_key').on(t.showingId),
     check('ad_impressions_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) <= 1`),
     index('ad_impressions_created_idx').on(t.createdAt),
   ],

@@ -2,8 +2,10 @@ import { and, asc, eq, gt, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import {
+  adRenditions,
   ads,
   playlists,
+  podcastEpisodeRenditions,
   podcastEpisodes,
   podcasts,
   profiles,
@@ -104,6 +106,25 @@ const COLUMNS: MediaColumn[] = [
     bucket: 'podcasts',
     whenMissing: 'delete-row',
   },
+  // Episodes' media pipeline outputs (docs/decisions/0018), as songs' above.
+  {
+    name: 'podcast_episode_renditions.file_url',
+    table: podcastEpisodeRenditions,
+    id: podcastEpisodeRenditions.id,
+    url: podcastEpisodeRenditions.fileUrl,
+    key: podcastEpisodeRenditions.fileKey,
+    bucket: 'podcasts',
+    whenMissing: 'delete-row',
+  },
+  {
+    name: 'podcast_episodes.waveform_url',
+    table: podcastEpisodes,
+    id: podcastEpisodes.id,
+    url: podcastEpisodes.waveformUrl,
+    key: podcastEpisodes.waveformKey,
+    bucket: 'podcasts',
+    whenMissing: 'clear',
+  },
   {
     name: 'profiles.avatar_url',
     table: profiles,
@@ -137,6 +158,16 @@ const COLUMNS: MediaColumn[] = [
     key: ads.audioKey,
     bucket: 'music',
     whenMissing: 'clear',
+  },
+  // An ad's renditions (docs/decisions/0023), as songs': a lost one loses its row.
+  {
+    name: 'ad_renditions.file_url',
+    table: adRenditions,
+    id: adRenditions.id,
+    url: adRenditions.fileUrl,
+    key: adRenditions.fileKey,
+    bucket: 'music',
+    whenMissing: 'delete-row',
   },
 ];
 

@@ -9,6 +9,7 @@ import {
   noneMatch,
   notModifiedSince,
 } from '../../http/byte-ranges.ts';
+import { bodyLengthHeaders, sendFileBody } from '../../http/send-file-body.ts';
 import { contentTypeOfKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import type { MediaCheck, MediaOffload, MediaService } from './media.service.ts';
 
@@ -145,31 +146,7 @@ export const mediaRoutes =
       const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
       // Opened before any success header is sent, so a failure here is a plain error response.
       const body = method === 'GET' ? await storage.read(bucket, key, part) : undefined;
-      let status = 200;
-      if (part) {
-        status = 206;
-        headers['content-range'] = `bytes ${part.start}-${part.end}/${object.size}`;
-        headers['content-length'] = part.end - part.start + 1;
-      } else {
-        headers['content-length'] = object.size;
-      }
-
-      // From here the response is written directly: Fastify's send path (onSend hooks,
-      // stream wrapping) cost as much as the file read for a 64 KB range. Fastify still logs
-      // the request and runs onResponse hooks when the response finishes.
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(status, headers);
-      if (!body) return void res.end();
-      // pipe, not pipeline(): pipeline allocates and aborts an AbortController per call, a
-      // tenth of a Range request's time. A read error cuts the response; a client that goes
-      // away (normal for players) stops the read and releases the file.
-      body.once('error', (error) => {
-        request.log.warn({ err: error }, 'media stream failed');
-        res.destroy(error);
-      });
-      res.once('close', () => body.destroy());
-      body.pipe(res);
+      sendFileBody(request, reply, bodyLengthHeaders(headers, part, object.size), headers, body);
     }
 
     /**

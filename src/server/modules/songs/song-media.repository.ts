@@ -1,24 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { songRenditions, songs } from '../../db/schema/index.ts';
+import type { MediaJobPort, MediaOutcome, MediaSource } from '../../media/media-job.ts';
 
 export type RenditionRow = typeof songRenditions.$inferSelect;
-export type NewRendition = Omit<typeof songRenditions.$inferInsert, 'id' | 'songId' | 'createdAt'>;
 
-/** What the media job needs to know of a song. */
-export type MediaSource = {
-  id: string;
-  fileKey: string | null;
-  durationMs: number | null;
-  mediaStatus: 'processing' | 'ready' | 'failed';
-  waveformKey: string | null;
-};
-
-export type MediaOutcome = {
-  renditions: NewRendition[];
-  loudness: { integratedLufs: number; truePeakDbtp: number } | null;
-  waveform: { url: string; key: string };
-};
+/** What the media job needs to know of a song (media/media-job.ts), and its status. */
+export type SongMediaSource = MediaSource & { mediaStatus: 'processing' | 'ready' | 'failed' };
 
 export type SongMediaRepository = ReturnType<typeof createSongMediaRepository>;
 
@@ -28,8 +16,8 @@ export type SongMediaRepository = ReturnType<typeof createSongMediaRepository>;
  * same rows.
  */
 export function createSongMediaRepository(db: Db) {
-  return {
-    async source(songId: string): Promise<MediaSource | null> {
+  const repository = {
+    async source(songId: string): Promise<SongMediaSource | null> {
       const [row] = await db
         .select({
           id: songs.id,
@@ -148,4 +136,5 @@ export function createSongMediaRepository(db: Db) {
       });
     },
   };
+  return repository satisfies MediaJobPort;
 }

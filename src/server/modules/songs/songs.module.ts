@@ -1,8 +1,9 @@
+import { notificationNotices } from '../../../core/validation/notification.rules.ts';
+import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
-import { createFfmpeg } from '../../media/ffmpeg.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { withSearchCache } from './search-cache.ts';
 import { createSongsRepository } from './songs.repository.ts';
@@ -26,14 +27,20 @@ export type SongsModule = FeatureModule & {
  */
 export function createSongsModule(
   ctx: ModuleContext,
-  { media: mediaModule }: { media: Pick<MediaModule, 'publicUrl'> },
+  {
+    media: mediaModule,
+    notifications,
+  }: {
+    media: Pick<MediaModule, 'publicUrl'>;
+    notifications: Pick<NotificationsModule, 'notifyFollowers'>;
+  },
 ): SongsModule {
-  // One ffmpeg for the module: upload checks and media jobs share its MEDIA_WORKERS cap.
-  const ffmpeg = createFfmpeg({ binary: ctx.env.ffmpegPath, concurrency: ctx.env.mediaWorkers });
+  // The app's one ffmpeg: upload checks and media jobs share its MEDIA_WORKERS cap.
+  const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
   const crash = crashPoint(ctx.env.testCrashAt);
   const mediaJob = createSongMediaJob({
-    media,
+    rows: media,
     storage: ctx.storage,
     ffmpeg,
     tempDir: uploadTempDir(ctx.env),
@@ -78,6 +85,12 @@ export function createSongsModule(
     crash,
     media,
     enqueueMedia: (songId, tx) => enqueueSongMedia(ctx.jobs, songId, tx),
+    announceRelease: (artistId, { artist, title }, tx) =>
+      notifications.notifyFollowers(
+        artistId,
+        notificationNotices.newRelease({ artistId, artist, title, kind: 'song' }),
+        tx,
+      ),
   });
   const routes = songsRoutes({ songs, clock: ctx.clock });
   return {

@@ -22,7 +22,6 @@ export type NewSong = Pick<
 /** A transaction a caller may add its own writes to (the job queue's enqueue takes it). */
 export type Tx = Db;
 export type SongSort = 'relevance' | 'popular' | 'recent';
-export type ReleaseNotice = { title: string; message: string; link: string };
 
 export type SongsRepository = ReturnType<typeof createSongsRepository>;
 
@@ -317,23 +316,15 @@ export function createSongsRepository(db: Db) {
      * transaction; the fan-out is one INSERT … SELECT however many followers there are.
      * `withRow` adds to the same transaction (the song's media job).
      */
-    async insertAndAnnounce(
+    /** Inserts the song and runs `withRow` in the same transaction (its job, its announcement). */
+    async insertWith(
       song: NewSong,
-      notice: (row: SongRow) => ReleaseNotice,
-      withRow?: (row: SongRow, tx: Tx) => Promise<unknown>,
+      withRow: (row: SongRow, tx: Tx) => Promise<unknown>,
     ): Promise<SongRow> {
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(songs).values(song).returning();
         if (!row) throw new Error('song insert returned no row');
-        if (withRow) await withRow(row, tx);
-        if (row.artistId) {
-          const n = notice(row);
-          await tx.execute(sql`
-            insert into notifications (user_id, type, title, message, link)
-            select f.follower_id, 'new_release', ${n.title}, ${n.message}, ${n.link}
-            from user_follows f
-            where f.following_id = ${row.artistId}`);
-        }
+        await withRow(row, tx);
         return row;
       });
     },

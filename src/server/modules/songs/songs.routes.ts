@@ -12,19 +12,17 @@ import {
   songList,
   songListQuery,
 } from '../../../contracts/songs.contract.ts';
-import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { songLimits } from '../../../core/validation/song.rules.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
-import { bodyEndedEarly } from '../../http/http-errors.ts';
-import { assertNoNul } from '../../http/nul-guard.ts';
-import type { IncomingPart, SongsService } from './songs.service.ts';
+import { multipartDoc, partsOf, type MultipartLimits } from '../../http/multipart-parts.ts';
+import type { SongsService } from './songs.service.ts';
 
 // The parser's own ceilings; the service enforces the spec limits per part while streaming.
 // Audio may reach 100 MB + 1 byte here so the service sees the byte that breaks the limit.
 // With ≤ 2 files, ≤ 4 small fields and the cover cut at 5 MB by the service, a request body
 // never gets read past ~106 MB.
-const multipartLimits = {
+const multipartLimits: MultipartLimits = {
   fileSize: songLimits.audioMaxBytes + 1,
   files: 2,
   fields: 4,
@@ -34,55 +32,7 @@ const multipartLimits = {
   headerPairs: 20,
 };
 
-/** The multipart parts of a request, in the service's terms. */
-async function* partsOf(request: FastifyRequest): AsyncGenerator<IncomingPart> {
-  if (!request.isMultipart()) {
-    throw new AppError(ErrorCode.unsupportedMedia, 'Send the upload as multipart/form-data');
-  }
-  // The client may have hung up during the access checks: a parser started on its dead body
-  // would wait forever.
-  if (request.raw.readableAborted) throw bodyEndedEarly();
-  for await (const part of request.parts({ limits: multipartLimits })) {
-    if (part.type === 'field') {
-      // The NUL guard sees JSON bodies only; multipart fields are checked as they arrive.
-      assertNoNul({ [part.fieldname]: part.value }, 'body');
-      yield {
-        kind: 'field',
-        name: part.fieldname,
-        value: String(part.value ?? ''),
-        truncated: part.valueTruncated,
-      };
-    } else {
-      const stream = part.file;
-      yield {
-        kind: 'file',
-        name: part.fieldname,
-        filename: part.filename,
-        stream,
-        truncated: () => stream.truncated,
-      };
-    }
-  }
-}
-
-type MultipartField = { file?: true; required?: true; maxLength?: number; description: string };
-
-/** The OpenAPI request body of a multipart route (its parts are read in the handler). */
-const multipartDoc = (fields: Record<string, MultipartField>) => ({
-  consumes: ['multipart/form-data'],
-  multipartBody: {
-    type: 'object',
-    required: Object.keys(fields).filter((name) => fields[name]!.required),
-    properties: Object.fromEntries(
-      Object.entries(fields).map(([name, { file, maxLength, description }]) => [
-        name,
-        file
-          ? { type: 'string', format: 'binary', description }
-          : { type: 'string', maxLength, description },
-      ]),
-    ),
-  },
-});
+const songParts = (request: FastifyRequest) => partsOf(request, multipartLimits);
 
 export const songsRoutes =
   ({ songs, clock }: { songs: SongsService; clock: Clock }): FastifyPluginAsyncZod =>
@@ -111,7 +61,7 @@ export const songsRoutes =
       },
       async (request, reply) => {
         const { userId } = requirePrincipal(request);
-        const song = await songs.upload(userId, partsOf(request));
+        const song = await songs.upload(userId, songParts(request));
         return reply.status(201).send(song);
       },
     );
@@ -202,7 +152,7 @@ export const songsRoutes =
         },
       },
       async (request) =>
-        songs.replaceCover(requirePrincipal(request).userId, request.params.id, partsOf(request)),
+        songs.replaceCover(requirePrincipal(request).userId, request.params.id, songParts(request)),
     );
 
     app.post(

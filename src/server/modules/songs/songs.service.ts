@@ -19,7 +19,6 @@ import {
 } from '../../../core/validation/song.rules.ts';
 import type { PodcastRow, SongRow, SongsRepository, Tx } from './songs.repository.ts';
 import type { RenditionRow, SongMediaRepository } from './song-media.repository.ts';
-import { playbackGainDb } from '../../media/loudness.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
@@ -33,15 +32,20 @@ import {
   processCover,
   receiveAudio,
   receiveCover,
+  type AudioIntakeRules,
   type ReceivedAudio,
-} from './media-intake.ts';
+} from '../../media/media-intake.ts';
+import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
+import type { IncomingPart } from '../../http/multipart-parts.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
-/** One part of a multipart body, independent of the HTTP library that parsed it. */
-export type IncomingPart =
-  | { kind: 'field'; name: string; value: string; truncated: boolean }
-  | { kind: 'file'; name: string; filename: string; stream: Readable; truncated: () => boolean };
+/** A song's audio: the form's `file` field and spec §5/§8's song messages. */
+const SONG_AUDIO: AudioIntakeRules = {
+  field: 'file',
+  maxBytes: songLimits.audioMaxBytes,
+  messages: { tooLarge: songMessages.audioTooLarge, invalid: songMessages.audioInvalid },
+};
 
 export type SongsServiceDeps = {
   songs: SongsRepository;
@@ -60,9 +64,13 @@ export type SongsServiceDeps = {
   media: SongMediaRepository;
   /** Enqueues the song's media job in `tx`, the transaction that writes its row. */
   enqueueMedia: (songId: string, tx: Tx) => Promise<unknown>;
+  /** new_release to the artist's followers, in `tx` (the notifications module, product.md §8). */
+  announceRelease: (
+    artistId: string,
+    release: { artist: string | null; title: string },
+    tx: Tx,
+  ) => Promise<unknown>;
 };
-
-type MediaUrls = (stored: string | null) => string | null;
 
 export type SongsService = ReturnType<typeof createSongsService>;
 
@@ -95,27 +103,8 @@ export function toSongDto(
     play_count: row.playCount,
     created_at: row.createdAt.toISOString(),
     status: row.mediaStatus,
-    renditions: [...renditions]
-      .sort((a, b) => a.bitrateKbps - b.bitrateKbps || a.format.localeCompare(b.format))
-      .map((r) => ({
-        url: publicUrl(r.fileUrl)!,
-        mime: r.mime,
-        codec: r.codec as 'opus' | 'aac',
-        bitrate_kbps: r.bitrateKbps,
-        bytes: r.bytes,
-        duration: r.durationMs / 1000,
-      })),
-    loudness:
-      row.loudnessLufs === null || row.truePeakDbtp === null
-        ? null
-        : {
-            integrated_lufs: row.loudnessLufs,
-            true_peak_dbtp: row.truePeakDbtp,
-            gain_db: playbackGainDb({
-              integratedLufs: row.loudnessLufs,
-              truePeakDbtp: row.truePeakDbtp,
-            }),
-          },
+    renditions: renditionDtos(renditions, publicUrl),
+    loudness: loudnessDto(row.loudnessLufs, row.truePeakDbtp),
     waveform_url: publicUrl(row.waveformUrl),
   };
 }
@@ -244,7 +233,7 @@ export function createSongsService(deps: SongsServiceDeps) {
             continue;
           }
           if (part.name === 'file' && !audio) {
-            const received = await receiveAudio(part.stream, tempPath, part.truncated);
+            const received = await receiveAudio(part.stream, tempPath, part.truncated, SONG_AUDIO);
             if (received) audio = { ...received, filename: part.filename };
           } else if (part.name === 'cover' && !coverInput) {
             coverInput = await receiveCover(part.stream, part.truncated);
@@ -258,7 +247,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         }
         if (!audio) throw validation(songMessages.fileRequired, 'file');
         deps.crash?.('upload:received');
-        const facts = await probeAudio(audio, deps.ffmpeg, log);
+        const facts = await probeAudio(audio, deps.ffmpeg, log, SONG_AUDIO);
         const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
         const artist = await songs.displayNameOf(artistId);
 
@@ -275,7 +264,9 @@ export function createSongsService(deps: SongsServiceDeps) {
 
         const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
         const songGenre = genre || defaultSongGenre(facts.tagGenre);
-        const row = await songs.insertAndAnnounce(
+        // The job and the followers' new_release notices commit with the row: no song without
+        // its job, no notice of a song that is not there.
+        const row = await songs.insertWith(
           {
             artistId,
             artist,
@@ -289,13 +280,10 @@ export function createSongsService(deps: SongsServiceDeps) {
             // Listeners play the original until the renditions exist (docs/decisions/0014).
             mediaStatus: 'processing',
           },
-          (song) => ({
-            title: 'New release',
-            message: `${artist ?? 'An artist you follow'} released "${song.title}"`,
-            link: `/profile/${artistId}`,
-          }),
-          // The job commits with the row: no song without its job, no job without its song.
-          (song, tx) => deps.enqueueMedia(song.id, tx),
+          async (song, tx) => {
+            await deps.enqueueMedia(song.id, tx);
+            await deps.announceRelease(artistId, { artist, title: song.title }, tx);
+          },
         );
         deps.crash?.('upload:inserted');
         return songDto(row);

@@ -2,36 +2,54 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, ErrorCode } from '../../../core/errors.ts';
-import { songLimits, songMessages } from '../../../core/validation/song.rules.ts';
+import { AppError, ErrorCode } from '../../core/errors.ts';
+import { songLimits, songMessages } from '../../core/validation/song.rules.ts';
 import {
   claimProblem,
   decodedProblem,
   type AudioProblem,
-} from '../../../core/validation/audio.rules.ts';
-import type { Demuxer, Ffmpeg } from '../../media/ffmpeg.ts';
+} from '../../core/validation/audio.rules.ts';
+import type { Demuxer, Ffmpeg } from './ffmpeg.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
 
+/*
+ * What every audio upload goes through (songs, podcast episodes; ADR 0006): streamed to a
+ * temp file while counted and sniffed, then parsed and decoded to measure it. Covers are
+ * decoded and re-encoded. Each feature names its form field and its spec messages.
+ */
+
+/** An upload's audio field as its feature's form and spec call it. */
+export type AudioIntakeRules = {
+  /** The multipart field, reported as `details.field`. */
+  field: string;
+  maxBytes: number;
+  messages: {
+    tooLarge: string;
+    /** Content that is not the audio its name says (415), or audio we refuse (422). */
+    invalid: string;
+  };
+};
+
 // Stable codes for the client (details.reason), beside the spec §5/§8 message.
-export const audioTooLarge = () =>
-  new AppError(ErrorCode.payloadTooLarge, songMessages.audioTooLarge, {
-    field: 'file',
-    maxBytes: songLimits.audioMaxBytes,
+export const audioTooLarge = (rules: AudioIntakeRules) =>
+  new AppError(ErrorCode.payloadTooLarge, rules.messages.tooLarge, {
+    field: rules.field,
+    maxBytes: rules.maxBytes,
   });
 export const coverTooLarge = () =>
   new AppError(ErrorCode.payloadTooLarge, songMessages.coverTooLarge, {
     field: 'cover',
     maxBytes: songLimits.coverMaxBytes,
   });
-export const audioInvalid = (why: string) =>
-  new AppError(ErrorCode.unsupportedMedia, songMessages.audioInvalid, {
-    field: 'file',
+export const audioInvalid = (rules: AudioIntakeRules, why: string) =>
+  new AppError(ErrorCode.unsupportedMedia, rules.messages.invalid, {
+    field: rules.field,
     reason: why,
   });
 /** 422: audio we recognised but refuse (issue 7 §10); the reason is a fixed word, never a path. */
-export const audioUnprocessable = (reason: AudioProblem) =>
-  new AppError(ErrorCode.unprocessableMedia, songMessages.audioInvalid, {
-    field: 'file',
+export const audioUnprocessable = (rules: AudioIntakeRules, reason: AudioProblem) =>
+  new AppError(ErrorCode.unprocessableMedia, rules.messages.invalid, {
+    field: rules.field,
     reason,
   });
 export const coverInvalid = (why: string) =>
@@ -50,13 +68,13 @@ class AudioGate extends Transform {
   private head: Buffer[] = [];
   private headBytes = 0;
 
-  constructor(private readonly maxBytes: number) {
+  constructor(private readonly rules: AudioIntakeRules) {
     super();
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback) {
     this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return callback(audioTooLarge());
+    if (this.bytes > this.rules.maxBytes) return callback(audioTooLarge(this.rules));
     if (!this.container) {
       this.head.push(chunk);
       this.headBytes += chunk.length;
@@ -76,7 +94,7 @@ class AudioGate extends Transform {
   private decide(): AppError | null {
     this.container = detectAudioContainer(Buffer.concat(this.head));
     this.head = [];
-    return this.container ? null : audioInvalid('signature');
+    return this.container ? null : audioInvalid(this.rules, 'signature');
   }
 }
 
@@ -91,8 +109,9 @@ export async function receiveAudio(
   source: Readable,
   tempPath: string,
   truncated: () => boolean,
+  rules: AudioIntakeRules,
 ): Promise<ReceivedAudio | null> {
-  const gate = new AudioGate(songLimits.audioMaxBytes);
+  const gate = new AudioGate(rules);
   const sink = fs.createWriteStream(tempPath, { flags: 'w' });
   try {
     await pipeline(source, gate, sink);
@@ -102,7 +121,7 @@ export async function receiveAudio(
     if (!sink.closed) await once(sink, 'close').catch(() => {});
     throw error;
   }
-  if (truncated()) throw audioTooLarge();
+  if (truncated()) throw audioTooLarge(rules);
   if (gate.bytes === 0) return null;
   return { path: tempPath, size: gate.bytes, container: gate.container! };
 }
@@ -140,6 +159,7 @@ export async function probeAudio(
   file: ReceivedAudio,
   ffmpeg: Ffmpeg,
   log: Log,
+  rules: AudioIntakeRules,
 ): Promise<AudioFacts> {
   // Loaded on the first upload, not at start (docs/decisions/0009).
   const { parseFile } = await import('music-metadata');
@@ -149,29 +169,30 @@ export async function probeAudio(
   } catch (error) {
     // The parser's message may quote the file's path: it stays in the log.
     log.warn({ err: error }, 'uploaded audio did not parse');
-    throw audioInvalid('parse');
+    throw audioInvalid(rules, 'parse');
   }
   const container = (meta.format.container ?? '').toLowerCase();
   let extension: AudioContainer = file.container;
   // An ID3 tag may prefix FLAC as well as MPEG audio; the parser knows which it was.
   if (file.container === 'mp3' && container.includes('flac')) extension = 'flac';
-  else if (file.container === 'mp3' && !container.includes('mpeg')) throw audioInvalid('container');
+  else if (file.container === 'mp3' && !container.includes('mpeg'))
+    throw audioInvalid(rules, 'container');
 
   // No length at all: the parser found no real audio stream in the container (415). A length,
   // however absurd, is a claim for the rules below (422).
   const claimedSeconds = meta.format.duration;
-  if (!claimedSeconds || claimedSeconds < 0) throw audioInvalid('no duration');
+  if (!claimedSeconds || claimedSeconds < 0) throw audioInvalid(rules, 'no duration');
   const claimedMs = claimedSeconds * 1000;
   const early = claimProblem({ durationMs: claimedMs, sampleRate: meta.format.sampleRate });
-  if (early) throw audioUnprocessable(early);
+  if (early) throw audioUnprocessable(rules, early);
 
   const decoded = await ffmpeg.decodeAudio(file.path, DEMUXERS[extension]);
   if (!decoded.ok) {
     log.warn({ why: decoded.why, container: extension }, 'uploaded audio did not decode');
-    throw audioUnprocessable('undecodable');
+    throw audioUnprocessable(rules, 'undecodable');
   }
   const problem = decodedProblem(decoded.durationMs, claimedMs);
-  if (problem) throw audioUnprocessable(problem);
+  if (problem) throw audioUnprocessable(rules, problem);
   return {
     durationMs: decoded.durationMs,
     extension,
