@@ -3,10 +3,15 @@ import type { SongsModule } from '../songs/songs.module.ts';
 import { likesRoutes } from './likes.routes.ts';
 import { createLikesRepository } from './likes.repository.ts';
 import { createLikesService } from './likes.service.ts';
+import { createPlaylistsRepository } from './playlists.repository.ts';
+import { playlistsRoutes } from './playlists.routes.ts';
+import { createPlaylistsService } from './playlists.service.ts';
 
 /**
- * A listener's library (spec §2 Liked songs), under /api: PUT/DELETE
- * /me/liked-songs/{songId}, GET /me/liked-songs, GET /me/liked-songs/ids.
+ * A listener's library, under /api. Liked songs (spec §2): PUT/DELETE
+ * /me/liked-songs/{songId}, GET /me/liked-songs, GET /me/liked-songs/ids. Playlists (spec §2,
+ * docs/decisions/0017): GET /me/playlists, POST /playlists, GET/PATCH/DELETE /playlists/{id},
+ * POST /playlists/{id}/tracks, PATCH/DELETE /playlists/{id}/tracks/{songId}.
  */
 export function createLibraryModule(
   ctx: ModuleContext,
@@ -16,9 +21,15 @@ export function createLibraryModule(
     likes: createLikesRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
   });
-  const routes = likesRoutes({ likes });
+  const playlists = createPlaylistsService({
+    playlists: createPlaylistsRepository(ctx.database.db),
+    songsByIds: songs.songsByIds,
+  });
   return {
     name: 'library',
-    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    plugin: async (app) => {
+      await app.register(likesRoutes({ likes }), { prefix: '/api' });
+      await app.register(playlistsRoutes({ playlists }), { prefix: '/api' });
+    },
   };
 }
