@@ -71,6 +71,5 @@ export const userStats = z.object({
 });
 export type UserStats = z.infer<typeof userStats>;
 
-/** GET /api/subscription: spec check-subscription. */
-export const subscriptionStatus = z.object({ subscribed: z.boolean() });
-export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
+// GET /api/subscription's shape lives with premium now; kept here for existing importers.
+export { subscriptionStatus, type SubscriptionStatus } from './premium.contract.ts';

@@ -13,7 +13,8 @@
 // Both elements feed one Web Audio context through their own gain node (loudness-graph.ts),
 // made on the first play (a click). `data-testid="player-audio"` is on the element playing
 // the current item (journeys and the playback bench read it); the standby element carries
-// `data-testid="player-audio-next"`. Each carries `data-gain` (the linear gain applied).
+// `data-testid="player-audio-next"`. Each carries `data-gain` (the linear gain applied) and
+// plays at its track's rate (episodes at the listener's speed, pitch preserved).
 import { elementVolume } from './loudness-gain.ts';
 import { connectLoudnessGraph, type LoudnessGraph } from './loudness-graph.ts';
 
@@ -24,6 +25,8 @@ export interface EngineTrack {
   url: string;
   /** Linear loudness gain; 1 plays the file as mastered. */
   gain: number;
+  /** Playback speed (episodes: the listener's choice; songs 1), pitch kept. */
+  rate: number;
 }
 
 export interface EngineListener {
@@ -88,6 +91,11 @@ export class AudioEngine {
     this.active = makeSlot(host, ACTIVE_ID);
     this.standby = makeSlot(host, STANDBY_ID);
     for (const slot of [this.active, this.standby]) this.wire(slot);
+  }
+
+  /** The current item's position now (seconds), between time updates. */
+  get position(): number {
+    return this.active.el.currentTime;
   }
 
   /** What this browser says it plays (rendition-choice.ts). */
@@ -243,6 +251,11 @@ export class AudioEngine {
     slot.el.muted = this.muted;
     // What is applied, for anyone checking (and the browser journeys).
     slot.el.dataset.gain = String(gain);
+    // A new source resets playbackRate to defaultPlaybackRate: both carry the track's.
+    const rate = slot.track?.rate ?? 1;
+    slot.el.preservesPitch = true;
+    if (slot.el.defaultPlaybackRate !== rate) slot.el.defaultPlaybackRate = rate;
+    if (slot.el.playbackRate !== rate) slot.el.playbackRate = rate;
   }
 
   /** The old element still playing out its last milliseconds after a handover. */

@@ -9,6 +9,8 @@ export interface MediaSessionControls {
   next(): void;
   previous(): void;
   seek(seconds: number): void;
+  /** Episodes only: the lock screen's skip back / forward (by the given or default step). */
+  skipBy?: { back: number; forward: number; run(seconds: number): void };
 }
 
 const session = (): MediaSession | null =>
@@ -30,6 +32,13 @@ export function bindMediaSession(controls: MediaSessionControls): () => void {
       },
     ],
   ];
+  const skip = controls.skipBy;
+  if (skip) {
+    handlers.push(
+      ['seekbackward', (d) => skip.run(-(d.seekOffset ?? skip.back))],
+      ['seekforward', (d) => skip.run(d.seekOffset ?? skip.forward)],
+    );
+  }
   const set = (handler: (a: MediaSessionAction) => MediaSessionActionHandler | null) => {
     for (const [action] of handlers) {
       try {
@@ -65,12 +74,16 @@ export function showMediaSessionState(playing: boolean | null): void {
   if (ms) ms.playbackState = playing === null ? 'none' : playing ? 'playing' : 'paused';
 }
 
-export function showMediaSessionPosition(progress: number, duration: number): void {
+export function showMediaSessionPosition(progress: number, duration: number, rate = 1): void {
   const ms = session();
   if (!ms?.setPositionState) return;
   try {
     if (duration > 0) {
-      ms.setPositionState({ duration, position: Math.min(progress, duration), playbackRate: 1 });
+      ms.setPositionState({
+        duration,
+        position: Math.min(progress, duration),
+        playbackRate: rate,
+      });
     } else {
       ms.setPositionState();
     }

@@ -1,7 +1,8 @@
 // Spec §2 Player bar: shown once an item is loaded. Cover (or the placeholder), title and
 // artist / podcast; Shuffle, Previous, Play/Pause, Next, Repeat; the progress slider with
 // elapsed and total time in m:ss; Queue with a count badge (opens the queue panel); the
-// player's menu (quality, loudness normalization), mute and volume.
+// player's menu (quality, loudness normalization), mute and volume. While an episode is
+// current: skip back 15 s and forward 30 s beside Play, and the playback speed.
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
 import { useId } from 'react';
 import {
@@ -28,11 +29,14 @@ import {
   usePlayerProgress,
   usePlayerQueue,
 } from './use-player.ts';
+import { PlaybackSpeed, SkipBackButton, SkipForwardButton } from './podcast-controls.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
 import { WaveformScrubber } from './waveform-scrubber.tsx';
 import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 import { LikeButton } from '@/web/features/library/like-button.tsx';
+import { ArtistLink } from '@/web/features/social/artist-link.tsx';
+import { Link } from 'react-router';
 
 const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
   off: 'Repeat is off',
@@ -71,7 +75,8 @@ function SeekBar({ peaksUrl }: { peaksUrl: string | null }) {
 }
 
 function Transport() {
-  const { playing } = useNowPlaying();
+  const { playing, current } = useNowPlaying();
+  const episode = current?.kind === 'episode';
   const { shuffle, repeat, canNext, canPrevious } = usePlayerQueue();
   const { toggle, next, previous, cycleRepeat, toggleShuffle } = usePlayerControls();
   const repeatDescription = useId();
@@ -97,6 +102,7 @@ function Transport() {
       >
         <SkipBack className="fill-current" aria-hidden="true" />
       </Button>
+      {episode && <SkipBackButton />}
       <Button
         size="icon"
         className="size-10 shrink-0 rounded-full bg-foreground text-background hover:scale-105 hover:bg-foreground"
@@ -109,6 +115,7 @@ function Transport() {
           <Play className="ml-0.5 size-5 fill-current" aria-hidden="true" />
         )}
       </Button>
+      {episode && <SkipForwardButton />}
       <Button
         variant="ghost"
         size="icon"
@@ -229,7 +236,16 @@ export function PlayerBar() {
                 {current.title}
               </p>
               <p data-testid="player-artist" className="truncate text-xs text-muted-foreground">
-                {current.podcastTitle}
+                {current.kind === 'episode' && current.podcastId ? (
+                  <Link
+                    to={`/podcasts?show=${current.podcastId}`}
+                    className="rounded-sm underline-offset-2 outline-none hover:text-foreground hover:underline focus-visible:underline focus-visible:ring-2 focus-visible:ring-ring/60"
+                  >
+                    {current.podcastTitle}
+                  </Link>
+                ) : (
+                  <ArtistLink artistId={current.artistId}>{current.podcastTitle}</ArtistLink>
+                )}
               </p>
             </div>
             {/* Songs only: episodes are not liked (spec §4). */}
@@ -247,6 +263,7 @@ export function PlayerBar() {
           {/* Queue and the menu on every width (data saving matters most on phones); mute and
               volume from sm (phones have their own volume keys). */}
           <div className="flex items-center justify-end gap-1 [grid-area:extra]">
+            {current.kind === 'episode' && <PlaybackSpeed />}
             <QueueButton />
             <QualityMenu />
             <div className="hidden sm:block">

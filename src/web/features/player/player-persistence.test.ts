@@ -111,4 +111,23 @@ describe('player persistence', () => {
     expect(back.repeat).toBe('off');
     expect(back.progress).toBe(9);
   });
+  it('an episode comes back with its show and where it resumes; bad values are dropped', () => {
+    const episode: PlayerItem = {
+      ...item('e'),
+      kind: 'episode',
+      podcastTitle: 'The Show',
+      podcastId: 'show-1',
+      resumeAt: 95.5,
+    };
+    const back = reload(encodePlayer({ ...playing, current: episode, queue: [] }))!;
+    expect(back.current).toEqual(episode);
+    const edited = JSON.stringify({
+      version: 1,
+      player: { current: { ...episode, podcastId: 7, resumeAt: -3 } },
+    });
+    const worse = reload(edited)!.current as PlayerItem;
+    expect(worse.kind).toBe('episode');
+    expect(worse.podcastId).toBeUndefined();
+    expect(worse.resumeAt).toBe(0);
+  });
 });

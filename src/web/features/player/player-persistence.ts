@@ -1,7 +1,8 @@
 // The player kept across a reload (issue 9 point 8): the machine's `persistable` part as
 // JSON in localStorage, per signed-in user (another account on this browser gets its own),
 // given back to the machine's `restored` (which checks each field and comes back paused).
-// Items also carry what the engine needs (media, kind, duration, waveform), checked here.
+// Items also carry what the engine needs (media, kind, duration, waveform; an episode's show
+// and resume point), checked here.
 import {
   persistable,
   type PersistedPlayer,
@@ -48,6 +49,18 @@ export function asPlayerItem(item: PlayableItem): PlayerItem {
         ? o.durationSeconds
         : undefined,
     waveformUrl: typeof o.waveformUrl === 'string' ? o.waveformUrl : null,
+    ...(o.kind !== 'episode' && typeof o.artistId === 'string' && { artistId: o.artistId }),
+    ...(o.kind === 'episode' && episodeExtras(o)),
+  };
+}
+
+/** An episode's show and resume point, when they read right. */
+function episodeExtras(o: Record<string, unknown>): Pick<PlayerItem, 'podcastId' | 'resumeAt'> {
+  const { podcastId, resumeAt } = o;
+  return {
+    podcastId: typeof podcastId === 'string' ? podcastId : undefined,
+    resumeAt:
+      typeof resumeAt === 'number' && Number.isFinite(resumeAt) && resumeAt > 0 ? resumeAt : 0,
   };
 }
 

@@ -3,9 +3,11 @@
 // flow back as machine events. Around it: stream records, the skip clock and the premium
 // flag, the Media Session, keyboard shortcuts, the state kept across a reload, and the
 // skip-limit toast. It also picks the file to stream (quality + what this browser plays)
-// and the loudness gain (normalisation on or off).
+// and the loudness gain (normalisation on or off). Episodes (issue 10 §4) start where the
+// listener left them, save their position on the server as they play, and play at the
+// listener's speed with skips back and forward; songs play at 1×.
 import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import {
   canGoNext,
@@ -14,11 +16,24 @@ import {
   playerReducer,
   type PlayerState,
 } from '../../../core/player/player-machine.ts';
-import type { PlayStarted, SubscriptionStatus } from '@/contracts/listening.contract.ts';
+import type { PlayStarted } from '@/contracts/listening.contract.ts';
+import type { SubscriptionStatus } from '@/contracts/premium.contract.ts';
+import type { PodcastDetail } from '@/contracts/podcasts.contract.ts';
+import {
+  SKIP_BACK_SECONDS,
+  SKIP_FORWARD_SECONDS,
+} from '@/core/validation/podcast-playback.rules.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/features/auth/use-session.ts';
+import { podcastKeys } from '@/web/features/podcasts/podcast-keys.ts';
+import { usePremiumSync } from '@/web/features/premium/use-premium-sync.ts';
 import { AudioEngine, type EngineTrack } from './audio-engine.ts';
+import {
+  EpisodeProgressReporter,
+  PROGRESS_EVERY_MS,
+  type EpisodeProgressSaved,
+} from './episode-progress.ts';
 import { playbackGain } from './loudness-gain.ts';
 import {
   bindMediaSession,
@@ -27,7 +42,12 @@ import {
   showMediaSessionState,
 } from './media-session.ts';
 import { setNormalization, useNormalizationSetting } from './normalization-setting.ts';
-import { songToPlayable } from './playable.ts';
+import { episodeToPlayable, songToPlayable } from './playable.ts';
+import {
+  readPlaybackRate as readRate,
+  setPlaybackRate,
+  usePlaybackRateSetting,
+} from './playback-rate.ts';
 import type { Quality } from './playback-quality.ts';
 import { loadPlayer, savePlayer } from './player-persistence.ts';
 import { describeTarget, shortcutFor, type ShortcutAction } from './player-shortcuts.ts';
@@ -47,6 +67,8 @@ import {
 const SKIP_CLOCK_MS = 60_000;
 /** While playing, the position is kept this often (and on pause, seek, hide). */
 const SAVE_EVERY_MS = 2_000;
+/** A run of seeks (arrow keys on the scrubber) saves an episode's position once, after it. */
+const SEEK_SAVE_DELAY_MS = 1_000;
 
 const SKIP_LIMIT_TITLE = 'Skip limit reached';
 const SKIP_LIMIT_DESCRIPTION =
@@ -56,12 +78,19 @@ function trackOf(
   item: PlayerItem,
   quality: Quality,
   normalization: boolean,
+  rate: number,
   canPlayType: (mime: string) => string,
 ): EngineTrack {
   const url = item.media
     ? chooseAudioSource(item.media, quality, (mime) => canPlayType(mime) as CanPlay).url
     : item.audioUrl;
-  return { id: item.id, url, gain: playbackGain(item.media?.gainDb, normalization) };
+  return {
+    id: item.id,
+    url,
+    gain: playbackGain(item.media?.gainDb, normalization),
+    // Speed is for episodes; songs play as recorded.
+    rate: item.kind === 'episode' ? rate : 1,
+  };
 }
 
 const streamRecords = {
@@ -70,6 +99,37 @@ const streamRecords = {
     api.patch(`/plays/${recordId}`, { listened_ms: listenedMs }),
 };
 
+const episodeProgress = {
+  save: (episodeId: string, body: { position: number; completed?: boolean }) =>
+    api.put(`/me/episode-progress/${episodeId}`, body),
+};
+
+/** The show's cached episodes follow at once (In progress / Played), then the server's word. */
+function showSaved(client: QueryClient, saved: EpisodeProgressSaved) {
+  if (!saved.podcastId) return;
+  const key = podcastKeys.detail(saved.podcastId);
+  client.setQueryData<PodcastDetail>(key, (detail) =>
+    detail
+      ? {
+          ...detail,
+          episodes: detail.episodes.map((e) =>
+            e.id === saved.episodeId
+              ? {
+                  ...e,
+                  progress: {
+                    position: saved.position,
+                    completed: saved.completed || (e.progress?.completed ?? false),
+                    updated_at: new Date().toISOString(),
+                  },
+                }
+              : e,
+          ),
+        }
+      : detail,
+  );
+  void client.invalidateQueries({ queryKey: key });
+}
+
 export function PlayerProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -77,9 +137,20 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const stateRef = useRef<PlayerState>(state);
   stateRef.current = state;
   const recorder = useRef(new StreamRecorder(streamRecords)).current;
+  const queryClient = useQueryClient();
+  // Where episodes were left in this page (saved), newer than the items' own resumeAt.
+  const leftAt = useRef(new Map<string, EpisodeProgressSaved>());
+  const [episodes] = useState(
+    () =>
+      new EpisodeProgressReporter(episodeProgress, (saved) => {
+        leftAt.current.set(saved.episodeId, saved);
+        showSaved(queryClient, saved);
+      }),
+  );
   const userId = useSession().user?.id ?? null;
   const quality = useQuality();
   const normalization = useNormalizationSetting();
+  const playbackRate = usePlaybackRateSetting();
   // Where a start begins when it is not 0: the restored item's saved position.
   const startAt = useRef<{ playId: number; at: number } | null>(null);
   // Newer media for an item whose signed URLs expired (refetched once per start).
@@ -88,6 +159,10 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const refreshedFor = useRef<number | null>(null);
   const restoredFor = useRef<string | null>(null);
   const recordedPlayId = useRef<number | null>(null);
+  const trackedPlayId = useRef<number | null>(null);
+  // The start the engine shows: a new start of another item may resume; a restart may not.
+  const shown = useRef<{ id: string; playId: number } | null>(null);
+  const seekSave = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const { playing, progress, duration, volume, muted, queue, history, shuffle, repeat } = state;
   const { premium, playId, skipBlockedAt } = state;
@@ -100,22 +175,30 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     const engine = new AudioEngine(host, {
       time: (seconds, isPlaying) => {
         dispatch({ type: 'progressed', progress: seconds });
-        if (isPlaying) recorder.ticked(seconds);
+        if (isPlaying) {
+          recorder.ticked(seconds);
+          episodes.moved(seconds);
+        }
       },
       duration: (seconds) => dispatch({ type: 'durationKnown', duration: seconds }),
       started: () => dispatch({ type: 'playbackStarted' }),
       paused: () => {
         recorder.stopped(true);
+        // Where it stopped, not the last time update (up to ~¼ s earlier).
+        episodes.moved(engine.position);
+        episodes.report();
         dispatch({ type: 'playbackPaused' });
       },
       ended: () => {
         // The last step since the element's final time update was heard too.
         recorder.ticked(stateRef.current.duration);
+        episodes.ended(stateRef.current.duration);
         dispatch({ type: 'ended' });
       },
       failed: () => {
         const wanted = stateRef.current.playing;
         recorder.stopped(true);
+        episodes.report();
         dispatch({ type: 'playbackPaused' });
         void refreshExpired(wanted);
       },
@@ -125,18 +208,25 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       engine.destroy();
       engineRef.current = null;
     };
-  }, [recorder]);
+  }, [recorder, episodes]);
 
-  /** A song whose signed media URL expired (a long-open page, a restored queue): fetched
+  /** An item whose signed media URL expired (a long-open page, a restored queue): fetched
    * again once per start, and it goes on from the same position with new URLs. */
   async function refreshExpired(resume: boolean) {
     const s = stateRef.current;
     const item = s.current as PlayerItem | null;
-    if (!item || !recordable(item) || refreshedFor.current === s.playId) return;
+    const episode = item?.kind === 'episode' && item.podcastId;
+    if (!item || !(recordable(item) || episode) || refreshedFor.current === s.playId) return;
     refreshedFor.current = s.playId;
     try {
-      const song = await api.get<SongDto>(`/songs/${item.id}`);
-      const again = songToPlayable(song);
+      let again: PlayerItem | null;
+      if (episode) {
+        const detail = await api.get<PodcastDetail>(`/podcasts/${item.podcastId}`);
+        const found = detail.episodes.find((e) => e.id === item.id);
+        again = found ? episodeToPlayable(found) : null;
+      } else {
+        again = songToPlayable(await api.get<SongDto>(`/songs/${item.id}`));
+      }
       if (!again) return;
       fresh.current.set(item.id, again);
       startAt.current = { playId: s.playId, at: s.progress };
@@ -152,15 +242,36 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     return newer ? { ...item, media: newer.media, audioUrl: newer.audioUrl } : item;
   };
 
-  // The current item: loaded (or followed: new file, new gain) on each change.
+  /** Where an episode resumes: where it was left (this page's saves first), 0 once played. */
+  const resumeOf = (item: PlayerItem): number => {
+    if (item.kind !== 'episode') return 0;
+    const saved = leftAt.current.get(item.id);
+    if (saved) return saved.completed ? 0 : saved.position;
+    return item.resumeAt ?? 0;
+  };
+
+  // The current item: loaded (or followed: new file, new gain, new speed) on each change.
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine) return;
-    if (!current) return engine.clear();
-    const track = trackOf(mediaOf(current), quality, normalization, (m) => engine.canPlayType(m));
+    if (!current) {
+      shown.current = null;
+      return engine.clear();
+    }
+    if (shown.current?.playId !== playId) {
+      // Another item's start resumes it; the same item again (Previous after 3 s, repeat,
+      // the rewind at the end) starts at 0. A restored position comes first.
+      const another = shown.current?.id !== current.id;
+      shown.current = { id: current.id, playId };
+      if (another && startAt.current?.playId !== playId && resumeOf(current) > 0)
+        startAt.current = { playId, at: resumeOf(current) };
+    }
+    const track = trackOf(mediaOf(current), quality, normalization, playbackRate, (m) =>
+      engine.canPlayType(m),
+    );
     const at = startAt.current?.playId === playId ? startAt.current.at : 0;
     engine.show(track, playId, at);
-  }, [current, playId, quality, normalization, refreshed]);
+  }, [current, playId, quality, normalization, playbackRate, refreshed]);
 
   // Play or pause as the machine wants.
   useEffect(() => {
@@ -173,17 +284,21 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   useEffect(() => engineRef.current?.setLevels(volume, muted), [volume, muted]);
 
   // What the machine plays after this item ends (not under repeat one): preloaded, so the
-  // end is gapless and Next starts at once.
-  const upNext = repeat === 'one' ? null : ((queue[0] as PlayerItem | undefined) ?? null);
+  // end is gapless and Next starts at once. Not an episode to resume: the engine would hand
+  // it over from 0, and it starts where it was left instead.
+  const queuedNext = repeat === 'one' ? null : ((queue[0] as PlayerItem | undefined) ?? null);
+  const upNext = queuedNext && resumeOf(queuedNext) > 0 ? null : queuedNext;
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine) return;
     engine.preload(
       upNext
-        ? trackOf(mediaOf(upNext), quality, normalization, (m) => engine.canPlayType(m))
+        ? trackOf(mediaOf(upNext), quality, normalization, playbackRate, (m) =>
+            engine.canPlayType(m),
+          )
         : null,
     );
-  }, [upNext, playId, quality, normalization, refreshed]);
+  }, [upNext, playId, quality, normalization, playbackRate, refreshed]);
 
   // Stream records: a record when a start first plays; the one before is reported as it ends.
   useEffect(() => {
@@ -203,6 +318,33 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     return () => clearInterval(timer);
   }, [playing, recorder]);
 
+  // Episode progress: tracked from a start's first play, saved as the start ends (another
+  // item, a restart), every ~15 s while it plays, and on pause, seek and end (above).
+  useEffect(() => {
+    if (trackedPlayId.current !== null && trackedPlayId.current !== playId) {
+      episodes.finish();
+      trackedPlayId.current = null;
+    }
+    if (playing && current && trackedPlayId.current !== playId) {
+      trackedPlayId.current = playId;
+      const from = startAt.current?.playId === playId ? startAt.current.at : 0;
+      episodes.begin(current, from);
+    }
+  }, [playId, playing, current, episodes]);
+
+  const isEpisode = current?.kind === 'episode';
+  useEffect(() => {
+    if (!playing || !isEpisode) return;
+    const timer = setInterval(() => episodes.report(), PROGRESS_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [playing, isEpisode, episodes]);
+  useEffect(
+    () => () => {
+      if (seekSave.current !== null) clearTimeout(seekSave.current);
+    },
+    [],
+  );
+
   // Premium from the server's subscription check; a failure means free (spec §4).
   const subscription = useQuery({
     queryKey: ['subscription', userId],
@@ -213,6 +355,11 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   });
   const subscribed = subscription.data?.subscribed === true;
   useEffect(() => dispatch({ type: 'premiumKnown', premium: subscribed }), [subscribed]);
+  useEffect(() => {
+    if (subscription.isError) console.warn('Subscription check failed', subscription.error);
+  }, [subscription.isError, subscription.error]);
+  // Back from checkout or the portal (another tab): the flag follows without a reload.
+  usePremiumSync(userId !== null);
 
   useEffect(() => {
     const timer = setInterval(
@@ -250,6 +397,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       if (document.visibilityState === 'hidden') {
         save();
         recorder.report();
+        episodes.report();
       }
     };
     const timer = setInterval(() => {
@@ -262,7 +410,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('pagehide', save);
       document.removeEventListener('visibilitychange', onHide);
     };
-  }, [userId, recorder]);
+  }, [userId, recorder, episodes]);
 
   // Restore once per signed-in user, paused, then the skip clock starts ticking. After the
   // saving effects: on the first render they must not write the empty state over the saved.
@@ -283,17 +431,31 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       toast.error(SKIP_LIMIT_TITLE, { description: SKIP_LIMIT_DESCRIPTION });
   }, [skipBlockedAt]);
 
-  const controls = useMemo<PlayerControls>(
-    () => ({
+  const controls = useMemo<PlayerControls>(() => {
+    const seek = (seconds: number) => {
+      if (!Number.isFinite(seconds)) return;
+      recorder.stopped(false);
+      engineRef.current?.seek(seconds);
+      dispatch({ type: 'seeked', progress: seconds });
+      const item = stateRef.current.current as PlayerItem | null;
+      showMediaSessionPosition(
+        seconds,
+        stateRef.current.duration,
+        item?.kind === 'episode' ? readRate() : 1,
+      );
+      if (episodes.episodeId !== null) {
+        episodes.moved(seconds);
+        if (seekSave.current !== null) clearTimeout(seekSave.current);
+        seekSave.current = setTimeout(() => {
+          seekSave.current = null;
+          episodes.report();
+        }, SEEK_SAVE_DELAY_MS);
+      }
+    };
+    return {
       load: (item) => dispatch({ type: 'itemLoaded', item }),
       toggle: () => dispatch({ type: 'playToggled' }),
-      seek: (seconds) => {
-        if (!Number.isFinite(seconds)) return;
-        recorder.stopped(false);
-        engineRef.current?.seek(seconds);
-        dispatch({ type: 'seeked', progress: seconds });
-        showMediaSessionPosition(seconds, stateRef.current.duration);
-      },
+      seek,
       setVolume: (v) => dispatch({ type: 'volumeChanged', volume: v }),
       toggleMute: () => dispatch({ type: 'muteToggled' }),
       next: () => dispatch({ type: 'nextRequested', at: Date.now() }),
@@ -306,9 +468,15 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       clearQueue: () => dispatch({ type: 'queueCleared' }),
       playFromQueue: (index) => dispatch({ type: 'queueItemPlayed', index }),
       setNormalization,
-    }),
-    [recorder],
-  );
+      skipBy: (seconds) => {
+        const { progress: at, duration: length, current: item } = stateRef.current;
+        if (!item || !Number.isFinite(seconds)) return;
+        const end = length > 0 ? length : Number.POSITIVE_INFINITY;
+        seek(Math.min(Math.max(at + seconds, 0), end));
+      },
+      setPlaybackRate,
+    };
+  }, [recorder, episodes]);
 
   // Keyboard shortcuts, page-wide; player-shortcuts.ts says when they stay quiet.
   useEffect(() => {
@@ -317,10 +485,13 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
       next: controls.next,
       previous: controls.previous,
       mute: controls.toggleMute,
+      skipBack: () => controls.skipBy(-SKIP_BACK_SECONDS),
+      skipForward: () => controls.skipBy(SKIP_FORWARD_SECONDS),
     };
     const onKey = (e: KeyboardEvent) => {
-      if (!stateRef.current.current) return;
-      const action = shortcutFor(e, describeTarget(e.target));
+      const item = stateRef.current.current as PlayerItem | null;
+      if (!item) return;
+      const action = shortcutFor(e, describeTarget(e.target), item.kind === 'episode');
       if (!action) return;
       e.preventDefault();
       run[action]();
@@ -342,14 +513,18 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         next: controls.next,
         previous: controls.previous,
         seek: controls.seek,
+        skipBy: isEpisode
+          ? { back: SKIP_BACK_SECONDS, forward: SKIP_FORWARD_SECONDS, run: controls.skipBy }
+          : undefined,
       }),
-    [controls],
+    [controls, isEpisode],
   );
   useEffect(() => showMediaSessionItem(current), [current]);
   useEffect(() => showMediaSessionState(current ? playing : null), [current, playing]);
+  const rate = isEpisode ? playbackRate : 1;
   useEffect(
-    () => showMediaSessionPosition(stateRef.current.progress, duration),
-    [duration, playing, playId],
+    () => showMediaSessionPosition(stateRef.current.progress, duration, rate),
+    [duration, playing, playId, rate],
   );
 
   const nowPlaying = useMemo(() => ({ current, playing }), [current, playing]);

@@ -69,6 +69,23 @@ describe('player shortcuts', () => {
     expect(shortcutFor(key('ArrowRight', shift), el('BUTTON'))).toBe('next');
   });
 
+  it('while an episode plays, plain arrows skip back and forward', () => {
+    expect(shortcutFor(key('ArrowLeft'), null, true)).toBe('skipBack');
+    expect(shortcutFor(key('ArrowRight'), el('BUTTON'), true)).toBe('skipForward');
+    // Shift+arrows stay previous and next.
+    expect(shortcutFor(key('ArrowRight', shift), null, true)).toBe('next');
+    // Not while typing or seeking, nor where arrows move between tabs or radios.
+    for (const target of [
+      el('INPUT'),
+      el('SPAN', { role: 'slider' }),
+      el('BUTTON', { role: 'tab' }),
+      el('DIV', { role: 'radio' }),
+    ])
+      expect(shortcutFor(key('ArrowLeft'), target, true), String(target.role)).toBeNull();
+    expect(shortcutFor(key('ArrowLeft', { repeat: true }), null, true)).toBeNull();
+    expect(shortcutFor(key('ArrowRight', { altKey: true }), null, true)).toBeNull();
+  });
+
   it('menus keep their own keys (type-ahead)', () => {
     expect(shortcutFor(key('m'), el('DIV', { role: 'menuitemradio' }))).toBeNull();
   });

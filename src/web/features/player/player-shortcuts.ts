@@ -1,10 +1,11 @@
 // Keyboard shortcuts (issue 9 point 8): Space play/pause, Shift+→ next, Shift+← previous,
-// M mute. Never while the listener types (inputs, text areas, contenteditable, text-like
+// M mute; while an episode is current, ← skips back 15 s and → forward 30 s (issue 10 §4).
+// Never while the listener types (inputs, text areas, contenteditable, text-like
 // widgets), never with Ctrl/Alt/Meta (the browser's and the system's own), never when a
 // control already handled the key (a drag handle, a menu), and Space never on a control
 // Space activates (a button would be pressed twice). Pure: the key and its target come in.
 
-export type ShortcutAction = 'toggle' | 'next' | 'previous' | 'mute';
+export type ShortcutAction = 'toggle' | 'next' | 'previous' | 'mute' | 'skipBack' | 'skipForward';
 
 export interface ShortcutKey {
   key: string;
@@ -45,6 +46,8 @@ const TYPING_ROLES = new Set([
 // Controls that Space presses.
 const SPACE_TAGS = new Set(['BUTTON', 'A', 'SUMMARY', 'SELECT']);
 const SPACE_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab']);
+// Widgets whose arrows move between their own parts.
+const ARROW_ROLES = new Set(['tab', 'tablist', 'radio', 'radiogroup', 'toolbar']);
 
 export function isTypingTarget(t: ShortcutTarget): boolean {
   if (t.isContentEditable) return true;
@@ -52,7 +55,12 @@ export function isTypingTarget(t: ShortcutTarget): boolean {
   return t.role !== null && TYPING_ROLES.has(t.role);
 }
 
-export function shortcutFor(e: ShortcutKey, target: ShortcutTarget | null): ShortcutAction | null {
+/** `episode`: the current item is a podcast episode (plain arrows then skip within it). */
+export function shortcutFor(
+  e: ShortcutKey,
+  target: ShortcutTarget | null,
+  episode = false,
+): ShortcutAction | null {
   if (e.defaultPrevented || e.repeat || e.ctrlKey || e.altKey || e.metaKey) return null;
   if (target && isTypingTarget(target)) return null;
   if (e.key === ' ' || e.key === 'Spacebar') {
@@ -64,6 +72,10 @@ export function shortcutFor(e: ShortcutKey, target: ShortcutTarget | null): Shor
   if (e.shiftKey && e.key === 'ArrowRight') return 'next';
   if (e.shiftKey && e.key === 'ArrowLeft') return 'previous';
   if (!e.shiftKey && (e.key === 'm' || e.key === 'M')) return 'mute';
+  if (episode && !e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+    if (target && ARROW_ROLES.has(target.role ?? '')) return null;
+    return e.key === 'ArrowLeft' ? 'skipBack' : 'skipForward';
+  }
   return null;
 }
 

@@ -1,7 +1,7 @@
 // The queue's items (spec §2 Queue panel): reordered by pointer drag or by keyboard with
 // dnd-kit (a handle per row: Space or Enter picks up, arrows move 25 px per press (spec §9),
 // Space or Enter drops, Escape cancels), removed, or clicked to play.
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import {
   closestCenter,
   DndContext,
@@ -10,16 +10,15 @@ import {
   PointerSensor,
   useSensor,
   useSensors,
-  type Announcements,
   type DragEndEvent,
   type KeyboardCoordinateGetter,
-  type UniqueIdentifier,
 } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, X } from 'lucide-react';
 import type { PlayableItem } from '../../../core/player/player-machine.ts';
 import { cn } from '@/web/components/ui/cn.ts';
+import { useSortableAnnouncements } from '@/web/components/ui/sortable-announcements.ts';
 import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 
 /** Spec §9: the keyboard drag step. */
@@ -62,36 +61,8 @@ export function QueueList({ items, onMove, onRemove, onPlay }: QueueListProps) {
     useSensor(KeyboardSensor, { coordinateGetter: verticalSteps }),
   );
 
-  // dnd-kit announces ids by default; people want titles and positions. The drag starts
-  // over its own row: that is no move, so it would only replace 'Picked up…'.
-  const lastOver = useRef<UniqueIdentifier | null>(null);
-  const announcements = useMemo<Announcements>(() => {
-    const describe = (id: UniqueIdentifier) => {
-      const i = ids.indexOf(String(id));
-      return { title: items[i]?.title ?? 'Track', position: i + 1 };
-    };
-    const where = (id: UniqueIdentifier | undefined) =>
-      id === undefined ? null : `position ${describe(id).position} of ${ids.length}`;
-    return {
-      onDragStart: ({ active }) => {
-        lastOver.current = active.id;
-        const { title, position } = describe(active.id);
-        return `Picked up ${title} at position ${position} of ${ids.length}.`;
-      },
-      onDragOver: ({ active, over }) => {
-        if (!over || over.id === lastOver.current) return undefined;
-        lastOver.current = over.id;
-        const at = where(over.id);
-        return at ? `${describe(active.id).title} moved to ${at}.` : undefined;
-      },
-      onDragEnd: ({ active, over }) => {
-        const at = where(over?.id);
-        const { title } = describe(active.id);
-        return at ? `${title} dropped at ${at}.` : `${title} dropped.`;
-      },
-      onDragCancel: ({ active }) => `Moving ${describe(active.id).title} was cancelled.`,
-    };
-  }, [ids, items]);
+  // dnd-kit announces ids by default; people want titles and positions.
+  const announcements = useSortableAnnouncements(ids, (i) => items[i]?.title);
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over) return;

@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { PlayableItem, RepeatMode } from '../../../core/player/player-machine.ts';
 import { useNormalizationSetting } from './normalization-setting.ts';
+import { usePlaybackRateSetting, type PlaybackRate } from './playback-rate.ts';
 import type { PlayerMedia } from './rendition-choice.ts';
 
 /** A playable item with what the engine needs to pick its file and gain (issue 8, 9). */
@@ -16,6 +17,12 @@ export interface PlayerItem extends PlayableItem {
   /** Signed URL of the song's WaveformDocument, when the pipeline made one. */
   waveformUrl?: string | null;
   kind: 'song' | 'episode';
+  /** Songs: the uploading artist, whose profile the second line opens (issue 11). */
+  artistId?: string;
+  /** Episodes: their show, whose cached episode list follows the listener's progress. */
+  podcastId?: string;
+  /** Episodes: where the listener left off (seconds; 0 when new or played to the end). */
+  resumeAt?: number;
 }
 
 export interface PlayerNowPlaying {
@@ -67,6 +74,10 @@ export interface PlayerControls {
   playFromQueue(index: number): void;
   /** Loudness normalisation on or off, kept per device (on by default). */
   setNormalization(on: boolean): void;
+  /** Moves the position by `seconds` (negative: back), within the item. */
+  skipBy(seconds: number): void;
+  /** The speed episodes play at, kept per device (songs always play at 1×). */
+  setPlaybackRate(rate: PlaybackRate): void;
 }
 
 export const NowPlayingContext = createContext<PlayerNowPlaying | null>(null);
@@ -85,3 +96,5 @@ export const usePlayerQueue = () => required(useContext(QueueContext), 'usePlaye
 export const usePlayerControls = () => required(useContext(ControlsContext), 'usePlayerControls');
 /** Whether loudness normalisation is on on this device. */
 export const useNormalization = (): boolean => useNormalizationSetting();
+/** The speed chosen for episodes on this device. */
+export const usePlaybackRate = (): PlaybackRate => usePlaybackRateSetting();

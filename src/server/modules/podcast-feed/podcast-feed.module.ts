@@ -1,0 +1,32 @@
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { MediaModule } from '../media/media.module.ts';
+import { podcastFeedRoutes } from './podcast-feed.routes.ts';
+import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
+import { createPodcastFeedService } from './podcast-feed.service.ts';
+
+/**
+ * Each show's public RSS feed and its episodes' public enclosure URLs (issue 10 §6,
+ * docs/decisions/0019), under /api: GET /podcasts/{id}/feed.xml and GET|HEAD
+ * /episodes/{id}/audio, both without a session. The feed URL and podcast:guid are the
+ * podcasts module's (`feedUrlOf`, `podcastGuidOf`; it fixes the guid when a show is made);
+ * a show without one gets it on its feed's first fetch.
+ */
+export { episodeAudioUrlOf } from './feed-urls.ts';
+
+export function createPodcastFeedModule(
+  ctx: ModuleContext,
+  { media }: { media: Pick<MediaModule, 'publicUrl'> },
+): FeatureModule {
+  const feeds = createPodcastFeedService({
+    feeds: createPodcastFeedRepository(ctx.database.db),
+    storage: ctx.storage,
+    publicUrl: ctx.env.publicUrl,
+    mediaUrl: (stored) => media.publicUrl(stored),
+    offload: ctx.env.mediaOffload,
+  });
+  const routes = podcastFeedRoutes({ feeds });
+  return {
+    name: 'podcast-feed',
+    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+  };
+}

@@ -1,0 +1,92 @@
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
+
+export type PodcastFeedRepository = ReturnType<typeof createPodcastFeedRepository>;
+
+export type FeedShowRow = Awaited<ReturnType<PodcastFeedRepository['show']>>;
+export type FeedEpisodeRow = Awaited<ReturnType<PodcastFeedRepository['episodes']>>[number];
+
+/**
+ * What the feed reads of the podcasts module's tables (podcasts, podcast_episodes, the
+ * creator's profile). It writes only two things: a show's missing feed_guid, once, and an
+ * episode's download count.
+ */
+export function createPodcastFeedRepository(db: Db) {
+  return {
+    async show(podcastId: string) {
+      const [row] = await db
+        .select({
+          id: podcasts.id,
+          title: podcasts.title,
+          description: podcasts.description,
+          coverArtUrl: podcasts.coverArtUrl,
+          language: podcasts.language,
+          category: podcasts.category,
+          explicit: podcasts.explicit,
+          feedGuid: podcasts.feedGuid,
+          createdAt: podcasts.createdAt,
+          updatedAt: podcasts.updatedAt,
+          creatorName: profiles.displayName,
+        })
+        .from(podcasts)
+        .leftJoin(profiles, eq(profiles.userId, podcasts.creatorId))
+        .where(eq(podcasts.id, podcastId));
+      return row ?? null;
+    },
+
+    /** Episodes whose audio is a file of ours, newest published first (ties by id: stable). */
+    episodes(podcastId: string) {
+      return db
+        .select({
+          id: podcastEpisodes.id,
+          title: podcastEpisodes.title,
+          description: podcastEpisodes.description,
+          audioKey: podcastEpisodes.audioKey,
+          audioBytes: podcastEpisodes.audioBytes,
+          audioMime: podcastEpisodes.audioMime,
+          durationMs: podcastEpisodes.durationMs,
+          episodeNumber: podcastEpisodes.episodeNumber,
+          publishedAt: podcastEpisodes.publishedAt,
+        })
+        .from(podcastEpisodes)
+        .where(and(eq(podcastEpisodes.podcastId, podcastId), isNotNull(podcastEpisodes.audioKey)))
+        .orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id));
+    },
+
+    /**
+     * Sets the show's feed_guid if it has none and returns the one it has now: whoever sets it
+     * first wins, and it never changes after (a directory keys the show by it).
+     */
+    async fixFeedGuid(podcastId: string, guid: string): Promise<string | null> {
+      await db
+        .update(podcasts)
+        .set({ feedGuid: guid })
+        .where(and(eq(podcasts.id, podcastId), isNull(podcasts.feedGuid)));
+      const [row] = await db
+        .select({ feedGuid: podcasts.feedGuid })
+        .from(podcasts)
+        .where(eq(podcasts.id, podcastId));
+      return row?.feedGuid ?? null;
+    },
+
+    async episodeAudio(episodeId: string) {
+      const [row] = await db
+        .select({
+          audioUrl: podcastEpisodes.audioUrl,
+          audioKey: podcastEpisodes.audioKey,
+          audioMime: podcastEpisodes.audioMime,
+        })
+        .from(podcastEpisodes)
+        .where(eq(podcastEpisodes.id, episodeId));
+      return row ?? null;
+    },
+
+    async countDownload(episodeId: string): Promise<void> {
+      await db
+        .update(podcastEpisodes)
+        .set({ downloadCount: sql`${podcastEpisodes.downloadCount} + 1` })
+        .where(eq(podcastEpisodes.id, episodeId));
+    },
+  };
+}

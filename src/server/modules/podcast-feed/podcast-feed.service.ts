@@ -1,0 +1,226 @@
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
+import type { Env } from '../../env.ts';
+import {
+  decideRange,
+  ifRangeMatches,
+  noneMatch,
+  notModifiedSince,
+} from '../../http/byte-ranges.ts';
+import {
+  contentTypeOfKey,
+  isBucket,
+  isValidKey,
+  type Bucket,
+  type ByteRange,
+  type Storage,
+} from '../../storage/storage.ts';
+import { locateStored } from '../../storage/stored-objects.ts';
+import { feedUrlOf, podcastGuidOf } from '../podcasts/podcasts.module.ts';
+import { episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
+import { renderRssFeed, type FeedItem } from './feed-xml.ts';
+import type { FeedEpisodeRow, PodcastFeedRepository } from './podcast-feed.repository.ts';
+
+export type PodcastFeedService = ReturnType<typeof createPodcastFeedService>;
+
+export type AudioRequest = {
+  method: 'GET' | 'HEAD';
+  range?: string;
+  ifRange?: string;
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
+};
+
+export type AudioAnswer =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-modified'; etag: string; lastModified: Date }
+  | { kind: 'unsatisfiable'; size: number }
+  | {
+      kind: 'bytes';
+      contentType: string;
+      size: number;
+      etag: string;
+      lastModified: Date;
+      /** The inclusive range sent (206), or undefined for the whole file (200). */
+      part: ByteRange | undefined;
+      /** Null for HEAD. */
+      body: Readable | null;
+    };
+
+/** The web app's square 1400 px JPEG (src/web/public) for shows without a cover. */
+export const DEFAULT_COVER_PATH = '/podcast-cover.jpg';
+
+// iOS's player asks for the first two bytes before the real request: a probe, not a
+// download (the IAB podcast measurement guidelines leave `bytes=0-1` out too).
+const PROBE_LAST_BYTE = 1;
+
+/** Where an episode's audio is stored (`<bucket>/<key>`, or a bare key of older rows), if ours. */
+function audioLocation(stored: string | null): { bucket: Bucket; key: string } | null {
+  if (!stored) return null;
+  const [bucket, key] = locateStored(stored, 'podcasts');
+  return isBucket(bucket) && isValidKey(key) ? { bucket, key } : null;
+}
+
+/**
+ * Whether a request serving `part` of a file of `size` bytes is a download: it starts at the
+ * first byte (or asks no range) and is more than the two-byte probe.
+ */
+export function countsAsDownload(part: ByteRange | undefined, size: number): boolean {
+  if (!part) return true;
+  return part.start === 0 && (part.end > PROBE_LAST_BYTE || part.end === size - 1);
+}
+
+/**
+ * Each show's public RSS feed and its episodes' public enclosure URLs (issue 10 §6;
+ * docs/decisions/0019). Both are read without a session: podcast apps fetch the feed and
+ * download episodes later, from anywhere.
+ */
+export function createPodcastFeedService(deps: {
+  feeds: PodcastFeedRepository;
+  storage: Storage;
+  /** env.publicUrl: every URL in the feed is absolute. */
+  publicUrl: string;
+  /** The media module's signer: `/media/podcasts/<key>` → a signed, expiring URL. */
+  mediaUrl: (stored: string) => string;
+  /** Who sends media bytes (docs/decisions/0010): Node, nginx or the store. */
+  offload: Env['mediaOffload'];
+}) {
+  const { feeds, storage, publicUrl } = deps;
+  const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
+
+  /** Podcast apps read JPEG and PNG (WebP in most); none reads an SVG cover (demo shows). */
+  const imageOf = (coverArtUrl: string | null) =>
+    absolute(
+      coverArtUrl && !/\.svg(?:$|[?#])/i.test(coverArtUrl)
+        ? deps.mediaUrl(coverArtUrl)
+        : DEFAULT_COVER_PATH,
+    );
+
+  async function itemOf(row: FeedEpisodeRow): Promise<FeedItem | null> {
+    const audio = audioLocation(row.audioKey);
+    if (!audio) return null;
+    // Rows written before the upload recorded size and type: read them off the stored file.
+    const length = row.audioBytes ?? (await storage.stat(audio.bucket, audio.key))?.size;
+    // An episode whose file is gone has nothing to enclose.
+    if (length === undefined) return null;
+    return {
+      guid: row.id,
+      title: row.title,
+      description: row.description,
+      enclosure: {
+        url: episodeAudioUrlOf(publicUrl, row.id),
+        length,
+        type: row.audioMime ?? contentTypeOfKey(audio.key),
+      },
+      pubDate: row.publishedAt,
+      durationSeconds: row.durationMs === null ? null : row.durationMs / 1000,
+      episodeNumber: row.episodeNumber,
+      imageUrl: null,
+    };
+  }
+
+  return {
+    /** The feed document and its entity tag (a hash of the bytes, so exact). */
+    async feed(podcastId: string): Promise<{ xml: string; etag: string }> {
+      const show = await feeds.show(podcastId);
+      if (!show) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
+      const feedUrl = feedUrlOf(publicUrl, show.id);
+      // Shows made before feed_guid existed get it on their first fetch, stored for good:
+      // a later PUBLIC_URL change moves the feed, not the show's identity.
+      const guid =
+        show.feedGuid ??
+        (await feeds.fixFeedGuid(show.id, podcastGuidOf(feedUrl))) ??
+        podcastGuidOf(feedUrl);
+      const rows = await feeds.episodes(show.id);
+      const items = (await Promise.all(rows.map(itemOf))).filter((i) => i !== null);
+      const changed = rows.reduce(
+        (latest, r) => Math.max(latest, r.publishedAt.getTime()),
+        (show.updatedAt ?? show.createdAt).getTime(),
+      );
+      const author = show.creatorName ?? show.title;
+      const xml = renderRssFeed(
+        {
+          title: show.title,
+          // RSS requires a description; a show without one repeats its title.
+          description: show.description || show.title,
+          link: showPageUrlOf(publicUrl, show.id),
+          feedUrl,
+          language: show.language,
+          imageUrl: imageOf(show.coverArtUrl),
+          author,
+          ownerName: author,
+          category: show.category,
+          explicit: show.explicit,
+          guid,
+          lastBuildDate: new Date(changed),
+        },
+        items,
+      );
+      const etag = `"${crypto.createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
+      return { xml, etag };
+    },
+
+    /**
+     * The episode's original audio at its public URL. Without media offload it is read from
+     * storage here (Range, conditional requests); with nginx or a store sending media, the
+     * answer is a redirect to a freshly signed /media URL, which that sender serves. Either
+     * way a GET from the first byte counts one download before anything is sent.
+     */
+    async episodeAudio(episodeId: string, request: AudioRequest): Promise<AudioAnswer> {
+      const row = await feeds.episodeAudio(episodeId);
+      const audio = row && audioLocation(row.audioKey);
+      if (!audio) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      const { bucket, key } = audio;
+      const get = request.method === 'GET';
+
+      if (deps.offload !== 'none') {
+        // The size is the sender's to know: only "from the first byte" is decided here.
+        const range = decideRange(request.range, Number.MAX_SAFE_INTEGER);
+        const part = range.kind === 'partial' ? range : undefined;
+        if (get && range.kind !== 'unsatisfiable' && countsAsDownload(part, Infinity))
+          await feeds.countDownload(episodeId);
+        return { kind: 'redirect', location: absolute(deps.mediaUrl(`/media/${bucket}/${key}`)) };
+      }
+
+      const object = await storage.stat(bucket, key);
+      if (!object) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      const notModified =
+        request.ifNoneMatch !== undefined
+          ? noneMatch(request.ifNoneMatch, object.etag)
+          : notModifiedSince(request.ifModifiedSince, object.lastModified);
+      if (notModified)
+        return { kind: 'not-modified', etag: object.etag, lastModified: object.lastModified };
+
+      // Range is defined for GET only (RFC 9110 §14.2); HEAD describes the whole file.
+      const range = decideRange(
+        get && ifRangeMatches(request.ifRange, object.etag, object.lastModified)
+          ? request.range
+          : undefined,
+        object.size,
+      );
+      if (range.kind === 'unsatisfiable') return { kind: 'unsatisfiable', size: object.size };
+      const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+
+      const body = get ? await storage.read(bucket, key, part) : null;
+      if (body && countsAsDownload(part, object.size)) {
+        try {
+          await feeds.countDownload(episodeId);
+        } catch (error) {
+          body.destroy();
+          throw error;
+        }
+      }
+      return {
+        kind: 'bytes',
+        contentType: row.audioMime ?? contentTypeOfKey(key),
+        size: object.size,
+        etag: object.etag,
+        lastModified: object.lastModified,
+        part,
+        body,
+      };
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type {
+  EpisodeDto,
+  EpisodeProgressBody,
+  EpisodeProgressDto,
+} from '../../../contracts/podcasts.contract.ts';
+import type { Clock } from '../../../core/clock.ts';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isPlayed, storedPositionMs } from '../../../core/podcasts/episode-progress.ts';
+import {
+  episodeNumber,
+  episodeTitle,
+  podcastDescription,
+  podcastLimits,
+  podcastMessages,
+} from '../../../core/validation/podcast.rules.ts';
+import type { Db } from '../../db/client.ts';
+import type { IncomingPart } from '../../http/multipart-parts.ts';
+import type { Ffmpeg } from '../../media/ffmpeg.ts';
+import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
+import {
+  probeAudio,
+  receiveAudio,
+  type AudioIntakeRules,
+  type ReceivedAudio,
+} from '../../media/media-intake.ts';
+import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import { discardStored } from '../../storage/stored-objects.ts';
+import type { EpisodeMediaRepository, EpisodeRenditionRow } from './episode-media.repository.ts';
+import type { EpisodeProgressRepository } from './episode-progress.repository.ts';
+import type { EpisodeRow, EpisodesRepository, ProgressRow } from './episodes.repository.ts';
+import { keepField, parseFields, unexpectedFile, validation } from '../../http/multipart-fields.ts';
+import type { PodcastsRepository, ShowRow } from './podcasts.repository.ts';
+import { ownedShow } from './show-access.ts';
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+/** An episode's audio: the form's `audio` field and spec §5's episode messages. */
+const EPISODE_AUDIO: AudioIntakeRules = {
+  field: 'audio',
+  maxBytes: podcastLimits.audioMaxBytes,
+  messages: { tooLarge: podcastMessages.audioTooLarge, invalid: podcastMessages.audioType },
+};
+
+/** The episode form's text fields (POST /api/podcasts/{id}/episodes, the contract's comment). */
+const episodeFields = z.strictObject({
+  title: episodeTitle().optional(),
+  description: podcastDescription().optional(),
+  episode_number: episodeNumber().optional(),
+});
+
+export type EpisodesServiceDeps = {
+  shows: Pick<PodcastsRepository, 'findById'>;
+  episodes: EpisodesRepository;
+  media: Pick<EpisodeMediaRepository, 'renditionsOf'>;
+  progress: EpisodeProgressRepository;
+  storage: Storage;
+  /** Measures uploaded audio by decoding it (the app's one ffmpeg). */
+  ffmpeg: Ffmpeg;
+  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
+  tempDir: string;
+  log: Log;
+  clock: Clock;
+  /** The URL clients get for a stored media URL (signed for audio): the media module's. */
+  publicUrl: MediaUrls;
+  /** Enqueues the episode's media job in `tx`, the transaction that writes its row. */
+  enqueueMedia: (episodeId: string, tx: Db) => Promise<unknown>;
+  /** new_release to the creator's followers, in `tx` (the notifications module, product.md §8). */
+  announceRelease: (
+    show: { id: string; creatorId: string; creatorName: string | null },
+    episodeTitle: string,
+    tx: Db,
+  ) => Promise<unknown>;
+};
+
+export type EpisodesService = ReturnType<typeof createEpisodesService>;
+
+function toProgressDto(row: ProgressRow): EpisodeProgressDto {
+  return {
+    position: row.positionMs / 1000,
+    completed: row.completed,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** An episode as the API sends it: signed media URLs, the show's title and cover. */
+export function toEpisodeDto(
+  row: EpisodeRow,
+  show: Pick<ShowRow, 'title' | 'coverArtUrl'>,
+  publicUrl: MediaUrls,
+  renditions: EpisodeRenditionRow[],
+  progress: ProgressRow | null,
+): EpisodeDto {
+  return {
+    id: row.id,
+    podcast_id: row.podcastId,
+    podcast_title: show.title,
+    title: row.title,
+    description: row.description,
+    audio_url: publicUrl(row.audioUrl)!,
+    duration: row.durationMs === null ? null : row.durationMs / 1000,
+    episode_number: row.episodeNumber,
+    published_at: row.publishedAt.toISOString(),
+    cover_art_url: publicUrl(show.coverArtUrl),
+    status: row.mediaStatus,
+    renditions: renditionDtos(renditions, publicUrl),
+    loudness: loudnessDto(row.loudnessLufs, row.truePeakDbtp),
+    waveform_url: publicUrl(row.waveformUrl),
+    progress: progress && toProgressDto(progress),
+  };
+}
+
+/** Episodes: upload through the media pipeline, the list of a show, and listening progress. */
+export function createEpisodesService(deps: EpisodesServiceDeps) {
+  const { episodes, storage, log } = deps;
+  let tempReady: Promise<unknown> | undefined;
+
+  async function renditionsByEpisode(rows: EpisodeRow[]) {
+    const ready = rows.filter((r) => r.mediaStatus === 'ready').map((r) => r.id);
+    const byEpisode = new Map<string, EpisodeRenditionRow[]>();
+    for (const r of await deps.media.renditionsOf(ready))
+      byEpisode.set(r.episodeId, [...(byEpisode.get(r.episodeId) ?? []), r]);
+    return byEpisode;
+  }
+
+  return {
+    /** A show's episodes, episode_number descending, with `userId`'s progress in each. */
+    async ofShow(show: ShowRow, userId: string): Promise<EpisodeDto[]> {
+      const rows = await episodes.ofShow(show.id, userId);
+      const renditions = await renditionsByEpisode(rows.map((r) => r.episode));
+      return rows.map(({ episode, progress }) =>
+        toEpisodeDto(episode, show, deps.publicUrl, renditions.get(episode.id) ?? [], progress),
+      );
+    },
+
+    /**
+     * Spec §5 episode upload, all or nothing: the show must be the caller's (checked before
+     * the body is read); fields are checked as they arrive; the audio (declared audio/*) is
+     * streamed to a temp file, counted, sniffed, parsed and decoded like a song's; then it is
+     * stored in the podcasts bucket and the row is written with its media job in one
+     * transaction. Any failure deletes what was stored; the temp file always goes.
+     */
+    async upload(
+      userId: string,
+      podcastId: string,
+      parts: AsyncIterable<IncomingPart>,
+    ): Promise<EpisodeDto> {
+      const show = await ownedShow(deps.shows, userId, podcastId);
+      await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
+      const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
+      const raw: Record<string, string> = {};
+      let audio: ReceivedAudio | null = null;
+      let audioSeen = false;
+      const stored: Array<[Bucket, string]> = [];
+      try {
+        for await (const part of parts) {
+          if (part.kind === 'field') {
+            keepField(raw, part.name, part.value);
+            // Each field as it arrives: a bad one fails before a large file is read.
+            parseFields(episodeFields, { [part.name]: part.value });
+            continue;
+          }
+          if (part.name !== 'audio' || audioSeen) throw unexpectedFile(part);
+          audioSeen = true;
+          // A form whose file input was left empty sends a nameless, empty part.
+          if (part.filename === '') {
+            part.stream.resume();
+            continue;
+          }
+          if (!part.mimeType.toLowerCase().startsWith('audio/')) {
+            part.stream.resume();
+            throw new AppError(ErrorCode.unsupportedMedia, podcastMessages.audioType, {
+              field: 'audio',
+              reason: 'type',
+            });
+          }
+          audio = await receiveAudio(part.stream, tempPath, part.truncated, EPISODE_AUDIO);
+        }
+        const fields = parseFields(episodeFields, raw);
+        if (!fields.title) throw validation(podcastMessages.episodeTitleRequired, 'title');
+        if (!audio) throw validation(podcastMessages.audioRequired, 'audio');
+        const facts = await probeAudio(audio, deps.ffmpeg, log, EPISODE_AUDIO);
+
+        const key = newKey(facts.extension);
+        const mime = MEDIA_TYPES[facts.extension];
+        await storage.put('podcasts', key, fs.createReadStream(audio.path), {
+          contentType: mime,
+          maxBytes: podcastLimits.audioMaxBytes,
+        });
+        stored.push(['podcasts', key]);
+        const row = await episodes.insert(
+          {
+            podcastId: show.id,
+            title: fields.title,
+            description: fields.description || null,
+            audioUrl: `/media/podcasts/${key}`,
+            audioKey: `podcasts/${key}`,
+            audioBytes: audio.size,
+            audioMime: mime,
+            durationMs: facts.durationMs,
+            episodeNumber: fields.episode_number ?? 1,
+            // Listeners play the original until the renditions exist (docs/decisions/0014).
+            mediaStatus: 'processing',
+          },
+          // The job and the followers' notices commit with the row.
+          async (episode, tx) => {
+            await deps.enqueueMedia(episode.id, tx);
+            await deps.announceRelease(show, episode.title, tx);
+          },
+        );
+        return toEpisodeDto(row, show, deps.publicUrl, [], null);
+      } catch (error) {
+        await discardStored(storage, log, stored);
+        throw error;
+      } finally {
+        await fsp.rm(tempPath, { force: true });
+      }
+    },
+
+    /**
+     * Where the listener is (issue 10 §4), kept so another device resumes there. The
+     * position is clamped to the episode; it counts as played when the client says so or
+     * when it is near the end (core/podcasts/episode-progress.ts), and stays played.
+     */
+    async saveProgress(
+      userId: string,
+      episodeId: string,
+      body: EpisodeProgressBody,
+    ): Promise<EpisodeProgressDto> {
+      const episode = await episodes.findById(episodeId);
+      if (!episode) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      const positionMs = storedPositionMs(body.position, episode.durationMs);
+      const row = await deps.progress.save({
+        userId,
+        episodeId,
+        positionMs,
+        completed: body.completed === true || isPlayed(positionMs, episode.durationMs),
+        at: deps.clock.now(),
+      });
+      if (!row) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      return toProgressDto(row);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
+
+export type NewShow = typeof podcasts.$inferInsert;
+/** A show with what its DTO needs beyond the row: the creator's name, its episode count. */
+export type ShowRow = typeof podcasts.$inferSelect & {
+  creatorName: string | null;
+  episodeCount: number;
+};
+export type ShowPatch = Partial<
+  Pick<NewShow, 'title' | 'description' | 'language' | 'category' | 'explicit'>
+>;
+
+export type PodcastsRepository = ReturnType<typeof createPodcastsRepository>;
+
+/** Podcast shows (spec §3 podcasts, issue 10 §4–5). */
+export function createPodcastsRepository(db: Db) {
+  const shows = (executor: Db = db) =>
+    executor
+      .select({
+        show: podcasts,
+        creatorName: profiles.displayName,
+        episodeCount: sql<number>`(select count(*) from ${podcastEpisodes} where ${podcastEpisodes.podcastId} = ${podcasts.id})::int`,
+      })
+      .from(podcasts)
+      .leftJoin(profiles, eq(profiles.userId, podcasts.creatorId));
+  const flat = (r: {
+    show: typeof podcasts.$inferSelect;
+    creatorName: string | null;
+    episodeCount: number;
+  }): ShowRow => ({
+    ...r.show,
+    creatorName: r.creatorName,
+    episodeCount: Number(r.episodeCount),
+  });
+  const newestFirst = [desc(podcasts.createdAt), desc(podcasts.id)];
+  const findById = async (id: string): Promise<ShowRow | null> => {
+    const [row] = await shows().where(eq(podcasts.id, id)).limit(1);
+    return row ? flat(row) : null;
+  };
+
+  return {
+    /** Every show, newest first (spec §7 "read all newest first"). */
+    async all(): Promise<ShowRow[]> {
+      return (await shows().orderBy(...newestFirst)).map(flat);
+    },
+
+    /** A creator's shows, newest first (the upload form's choice of show). */
+    async byCreator(creatorId: string): Promise<ShowRow[]> {
+      return (
+        await shows()
+          .where(eq(podcasts.creatorId, creatorId))
+          .orderBy(...newestFirst)
+      ).map(flat);
+    },
+
+    findById,
+
+    /** A new show; its id is the caller's (the feed URL and guid are made from it first). */
+    async insert(show: NewShow & { id: string }): Promise<ShowRow> {
+      await db.insert(podcasts).values(show);
+      const row = await findById(show.id);
+      if (!row) throw new Error('podcast insert left no row');
+      return row;
+    },
+
+    /**
+     * Changes a show under its row lock; with `cover`, the new cover's URL and key, and the
+     * key it replaced comes back (to delete once this has committed). Null when it is gone.
+     */
+    async update(
+      id: string,
+      patch: ShowPatch,
+      cover?: { url: string; key: string },
+    ): Promise<{ row: ShowRow; previousCoverKey: string | null } | null> {
+      return db.transaction(async (tx) => {
+        const [old] = await tx
+          .select({ coverArtKey: podcasts.coverArtKey })
+          .from(podcasts)
+          .where(eq(podcasts.id, id))
+          .for('update')
+          .limit(1);
+        if (!old) return null;
+        await tx
+          .update(podcasts)
+          .set({
+            ...patch,
+            ...(cover ? { coverArtUrl: cover.url, coverArtKey: cover.key } : {}),
+            updatedAt: sql`now()`,
+          })
+          .where(eq(podcasts.id, id));
+        const [row] = await shows(tx).where(eq(podcasts.id, id)).limit(1);
+        return {
+          row: flat(row!),
+          previousCoverKey: cover && old.coverArtKey !== cover.key ? old.coverArtKey : null,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// Podcast shows and episodes (issue 10 §4–5; spec §2 Podcasts, Podcast upload): every show
+// newest first, one show with its episodes (and the listener's progress in each), the
+// artist's own shows, and creating or editing a show.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PodcastDetail, PodcastList, PodcastShowDto } from '@/contracts/podcasts.contract.ts';
+import { api, isApiError } from '@/web/lib/api-client.ts';
+import { podcastKeys } from './podcast-keys.ts';
+
+export { podcastKeys };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A show id as the URL gives it: anything else cannot name a show. */
+export const isShowId = (id: string | null): id is string => id !== null && UUID.test(id);
+
+/** A definite answer (404, 403…) is not asked again; a network hiccup is, twice. */
+const retryUnlessAnswered = (count: number, e: unknown) =>
+  !(isApiError(e) && e.status >= 400 && e.status < 500) && count < 2;
+
+export function usePodcasts() {
+  return useQuery({
+    queryKey: podcastKeys.list,
+    queryFn: ({ signal }) => api.get<PodcastList>('/podcasts', { signal }),
+    select: (data) => data.items,
+  });
+}
+
+/** One show and its episodes (episode_number descending, as the server orders them). */
+export function usePodcast(id: string | null) {
+  return useQuery({
+    queryKey: podcastKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => api.get<PodcastDetail>(`/podcasts/${id}`, { signal }),
+    enabled: isShowId(id),
+    retry: retryUnlessAnswered,
+  });
+}
+
+/** The signed-in artist's own shows, newest first (the upload form's choices). */
+export function useMyPodcasts() {
+  return useQuery({
+    queryKey: podcastKeys.mine,
+    queryFn: ({ signal }) => api.get<PodcastList>('/me/podcasts', { signal }),
+    select: (data) => data.items,
+  });
+}
+
+export type SaveShow = { id: string | null; form: FormData };
+
+/** POST /podcasts (create) or PATCH /podcasts/{id} (edit), multipart with an optional cover. */
+export function useSavePodcast() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, form }: SaveShow) =>
+      id
+        ? api.patch<PodcastShowDto>(`/podcasts/${id}`, form)
+        : api.post<PodcastShowDto>('/podcasts', form),
+    onSuccess: (show) => {
+      // The upload form's choices hold the show at once (a new one is chosen right away).
+      client.setQueryData<PodcastList>(podcastKeys.mine, (d) => {
+        if (!d) return { items: [show] };
+        const known = d.items.some((s) => s.id === show.id);
+        return {
+          items: known ? d.items.map((s) => (s.id === show.id ? show : s)) : [show, ...d.items],
+        };
+      });
+      // Lists and the show's own page show the new title and cover.
+      void client.invalidateQueries({ queryKey: podcastKeys.all });
+      void client.invalidateQueries({ queryKey: podcastKeys.mine });
+      client.setQueryData<PodcastDetail>(podcastKeys.detail(show.id), (d) =>
+        d ? { ...d, podcast: show } : d,
+      );
+    },
+  });
+}

@@ -1,0 +1,405 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import Parser from 'rss-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { podcastGuidOf } from '../../src/server/modules/podcasts/podcasts.module.ts';
+import { createStorage } from '../../src/server/storage/create-storage.ts';
+import type { Storage } from '../../src/server/storage/storage.ts';
+import { useTestApp, type TestContext } from '../helpers/test-app.ts';
+import { dbKinds } from '../helpers/test-db.ts';
+import { makeUser, makeWav, rows } from './songs-helpers.ts';
+
+/**
+ * Issue 10 §6: each show's public RSS feed, read by real parsers (the Podcast Index's
+ * podcast-partytime and the common rss-parser) as podcast apps read it, and the episodes'
+ * public enclosure URLs: bytes with Range, no session, one download per GET from byte 0.
+ * Rows are seeded in SQL and files put in storage, as the podcasts module's upload leaves them.
+ */
+
+// partytime logs through its own pino at warn (an empty feed, for one); its switch is read at
+// import, so it is imported once that is set.
+process.env.PARTYTIME_LOG ??= 'silent';
+const { parseFeed } = await import('podcast-partytime');
+
+const HOSTILE_TITLE = `<script>alert("x")</script> & Co's "best" ]]> episode`;
+const rssParser = new Parser<Record<string, unknown>, Record<string, unknown>>({
+  customFields: { feed: ['podcast:guid', 'atom:link'] as never[] },
+});
+
+type Episode = { id: string; bytes: Buffer; key: string };
+
+async function putAudio(storage: Storage, bytes: Buffer): Promise<string> {
+  const key = `${crypto.randomUUID()}.wav`;
+  await storage.put('podcasts', key, Readable.from([bytes]), {
+    contentType: 'audio/wav',
+    maxBytes: bytes.length,
+  });
+  return key;
+}
+
+async function seedShow(
+  ctx: TestContext,
+  creatorId: string,
+  fields: { title: string; cover?: string | null; feedGuid?: string | null },
+): Promise<string> {
+  const [row] = await rows<{ id: string }>(
+    ctx,
+    sql`insert into podcasts (creator_id, title, description, cover_art_url, language, category,
+          explicit, feed_guid, created_at)
+        values (${creatorId}, ${fields.title}, ${'Talk & <music>'}, ${fields.cover ?? null},
+          'pt-BR', 'Health & Fitness', true, ${fields.feedGuid ?? null}, '2029-06-01T00:00:00Z')
+        returning id`,
+  );
+  return row!.id;
+}
+
+async function seedEpisode(
+  ctx: TestContext,
+  storage: Storage,
+  podcastId: string,
+  fields: {
+    title: string;
+    number: number;
+    publishedAt: string;
+    durationMs: number | null;
+    /** Rows as older code left them: a bare key, no size or type (the demo seed's). */
+    legacy?: boolean;
+    description?: string | null;
+  },
+): Promise<Episode> {
+  const bytes = makeWav(0.25 + fields.number / 10);
+  const key = await putAudio(storage, bytes);
+  const [row] = await rows<{ id: string }>(
+    ctx,
+    sql`insert into podcast_episodes (podcast_id, title, description, audio_url, audio_key,
+          duration_ms, episode_number, published_at, audio_bytes, audio_mime)
+        values (${podcastId}, ${fields.title}, ${fields.description ?? null},
+          ${`/media/podcasts/${key}`},
+          ${fields.legacy ? key : `podcasts/${key}`}, ${fields.durationMs}, ${fields.number},
+          ${fields.publishedAt}, ${fields.legacy ? null : bytes.length},
+          ${fields.legacy ? null : 'audio/wav'})
+        returning id`,
+  );
+  return { id: row!.id, bytes, key };
+}
+
+async function downloads(ctx: TestContext, episodeId: string): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    sql`select download_count as n from podcast_episodes where id = ${episodeId}`,
+  );
+  return Number(row!.n);
+}
+
+/** A path the app answers, from an absolute URL the feed names. */
+const local = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+describe.each(dbKinds)('podcast feed on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  let storage: Storage;
+  let showId: string;
+  let creatorId: string;
+  let first: Episode;
+  let second: Episode;
+  let legacy: Episode;
+  const feedPath = (id: string) => `/api/podcasts/${id}/feed.xml`;
+  const fetchFeed = (id: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ url: feedPath(id), headers });
+
+  beforeAll(async () => {
+    storage = await createStorage(ctx.env);
+    const artist = await makeUser(ctx, 'artist', 'Ana & <Owls>');
+    creatorId = artist.userId;
+    const coverKey = `${crypto.randomUUID()}.webp`;
+    showId = await seedShow(ctx, creatorId, {
+      title: 'Night & Day <Radio>',
+      cover: `/media/cover-art/${coverKey}`,
+    });
+    first = await seedEpisode(ctx, storage, showId, {
+      title: HOSTILE_TITLE,
+      number: 1,
+      publishedAt: '2030-01-01T10:00:00Z',
+      durationMs: 61_600,
+      description: 'Notes & <b>links</b>\u0007',
+    });
+    second = await seedEpisode(ctx, storage, showId, {
+      title: 'Second',
+      number: 2,
+      publishedAt: '2030-02-01T10:00:00Z',
+      durationMs: 125_000,
+    });
+    legacy = await seedEpisode(ctx, storage, showId, {
+      title: 'Before sizes were kept',
+      number: 7,
+      publishedAt: '2029-12-01T10:00:00Z',
+      durationMs: null,
+      legacy: true,
+    });
+    // Audio that is not a file of ours, and another show's episode: neither is an item.
+    await rows(
+      ctx,
+      sql`insert into podcast_episodes (podcast_id, title, audio_url, episode_number)
+          values (${showId}, 'External', 'https://elsewhere.test/x.mp3', 9)`,
+    );
+    const otherShow = await seedShow(ctx, creatorId, { title: 'Other show' });
+    await seedEpisode(ctx, storage, otherShow, {
+      title: 'Not here',
+      number: 1,
+      publishedAt: '2030-03-01T00:00:00Z',
+      durationMs: 1000,
+    });
+  });
+  afterAll(() => storage?.close());
+
+  it('serves RSS 2.0 without a session that podcast parsers read field by field', async () => {
+    const res = await fetchFeed(showId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
+    expect(res.body).toContain('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"');
+    expect(res.body).toContain('xmlns:podcast="https://podcastindex.org/namespace/1.0"');
+    // The description's BEL is not XML: dropped, the rest kept.
+    expect(res.body).not.toContain('\u0007');
+    const publicUrl = ctx.env.publicUrl;
+    const feedUrl = `${publicUrl}${feedPath(showId)}`;
+
+    const feed = parseFeed(res.body);
+    expect(feed).not.toBeNull();
+    expect(feed!.title).toBe('Night & Day <Radio>');
+    expect(feed!.description).toBe('Talk & <music>');
+    expect(feed!.link).toBe(`${publicUrl}/podcasts?show=${showId}`);
+    expect(feed!.language).toBe('pt-BR');
+    expect(feed!.itunesImage).toMatch(
+      new RegExp(`^${publicUrl}/media/cover-art/[0-9a-f-]{36}\\.webp$`),
+    );
+    expect(feed!.author).toBe('Ana & <Owls>');
+    expect(feed!.itunesCategory).toEqual(['Health & Fitness']);
+    expect(feed!.explicit).toBe(true);
+    expect(feed!.guid).toBe(podcastGuidOf(feedUrl));
+    expect(feed!.pubsub?.self).toBe(feedUrl);
+
+    // Newest published first; the external and the other show's episodes are left out.
+    expect(feed!.items.map((i) => i.guid)).toEqual([second.id, first.id, legacy.id]);
+    const [two, one, old] = feed!.items;
+    expect(one!.title).toBe(HOSTILE_TITLE);
+    expect(one!.description).toBe('Notes & <b>links</b>');
+    expect(one!.enclosure).toEqual({
+      url: `${publicUrl}/api/episodes/${first.id}/audio`,
+      length: first.bytes.length,
+      type: 'audio/wav',
+    });
+    expect(one!.duration).toBe(62);
+    expect(one!.itunesEpisode).toBe(1);
+    expect(one!.pubDate?.toISOString()).toBe('2030-01-01T10:00:00.000Z');
+    expect(two!.duration).toBe(125);
+    expect(two!.itunesEpisode).toBe(2);
+    // Size and type read off the stored file; no duration known, so none claimed.
+    expect(old!.enclosure).toEqual({
+      url: `${publicUrl}/api/episodes/${legacy.id}/audio`,
+      length: legacy.bytes.length,
+      type: 'audio/wav',
+    });
+    expect(res.body).toMatch(
+      new RegExp(
+        `<guid isPermaLink="false">${legacy.id}</guid>\\s*<pubDate>[^<]+</pubDate>\\s*<itunes:episode>`,
+      ),
+    );
+
+    // The common RSS parser agrees, and gives back the hostile title verbatim.
+    const rss = await rssParser.parseString(res.body);
+    expect(rss.title).toBe('Night & Day <Radio>');
+    expect(rss.items.map((i) => i.title)).toEqual([
+      'Second',
+      HOSTILE_TITLE,
+      'Before sizes were kept',
+    ]);
+    expect(rss.items[1]!.guid).toBe(first.id);
+    expect(rss.items[1]!.pubDate).toBe('Tue, 01 Jan 2030 10:00:00 +0000');
+    expect(rss.items[1]!.enclosure).toEqual({
+      url: `${publicUrl}/api/episodes/${first.id}/audio`,
+      length: String(first.bytes.length),
+      type: 'audio/wav',
+    });
+    // itunes:owner names the creator and publishes no e-mail address (ADR 0019).
+    expect(rss.itunes?.owner).toEqual({ name: 'Ana & <Owls>' });
+    expect(res.body).not.toContain('itunes:email');
+    expect(rss.itunes?.explicit).toBe('true');
+    expect(rss.itunes?.categories).toEqual(['Health & Fitness']);
+  });
+
+  it('keeps podcast:guid as UUIDv5 of the feed URL, stored once, and a stored one as it is', async () => {
+    const feedUrl = `${ctx.env.publicUrl}${feedPath(showId)}`;
+    const guidOf = async (id: string) => parseFeed((await fetchFeed(id)).body)!.guid;
+    const once = await guidOf(showId);
+    expect(once).toBe(podcastGuidOf(feedUrl));
+    expect(await guidOf(showId)).toBe(once);
+    const [row] = await rows<{ feed_guid: string }>(
+      ctx,
+      sql`select feed_guid from podcasts where id = ${showId}`,
+    );
+    expect(row!.feed_guid).toBe(once);
+
+    // A show whose guid was fixed under another URL keeps it: a moved feed is the same show.
+    const fixed = '11111111-2222-5333-8444-555555555555';
+    const moved = await seedShow(ctx, creatorId, { title: 'Moved', feedGuid: fixed });
+    expect(await guidOf(moved)).toBe(fixed);
+  });
+
+  it("uses the app's square default image for a show without a raster cover", async () => {
+    const bare = await seedShow(ctx, creatorId, { title: 'No cover' });
+    const svg = await seedShow(ctx, creatorId, {
+      title: 'SVG cover',
+      cover: `/media/cover-art/${crypto.randomUUID()}.svg`,
+    });
+    for (const id of [bare, svg]) {
+      const feed = parseFeed((await fetchFeed(id)).body)!;
+      expect(feed.itunesImage).toBe(`${ctx.env.publicUrl}/podcast-cover.jpg`);
+      expect(feed.items).toEqual([]);
+    }
+  });
+
+  it('answers If-None-Match with 304 until the feed changes', async () => {
+    const show = await seedShow(ctx, creatorId, { title: 'Conditional' });
+    const res = await fetchFeed(show);
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const again = await fetchFeed(show, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Apps and directories check a feed with HEAD too: same headers, no body.
+    const head = await ctx.app.inject({ method: 'HEAD', url: feedPath(show) });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
+    expect(head.headers.etag).toBe(etag);
+    expect(head.body).toBe('');
+
+    await seedEpisode(ctx, storage, show, {
+      title: 'New',
+      number: 1,
+      publishedAt: '2030-04-01T00:00:00Z',
+      durationMs: 1000,
+    });
+    const changed = await fetchFeed(show, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(parseFeed(changed.body)!.items.map((i) => i.title)).toEqual(['New']);
+  });
+
+  it('is 404 for a show or episode that does not exist', async () => {
+    const missing = crypto.randomUUID();
+    const feed = await fetchFeed(missing);
+    expect(feed.statusCode).toBe(404);
+    expect(feed.json().error).toMatchObject({ code: 'not_found', message: 'Podcast not found' });
+    const audio = await ctx.app.inject({ url: `/api/episodes/${missing}/audio` });
+    expect(audio.statusCode).toBe(404);
+    expect(audio.json().error).toMatchObject({ code: 'not_found', message: 'Episode not found' });
+    // An episode whose audio is not a file of ours has no public enclosure either.
+    const [external] = await rows<{ id: string }>(
+      ctx,
+      sql`select id from podcast_episodes where title = 'External'`,
+    );
+    const none = await ctx.app.inject({ url: `/api/episodes/${external!.id}/audio` });
+    expect(none.statusCode).toBe(404);
+  });
+
+  it('serves the enclosure without a session, with Range, and counts each GET from byte 0 once', async () => {
+    const feed = parseFeed((await fetchFeed(showId)).body)!;
+    const url = local(feed.items.find((i) => i.guid === second.id)!.enclosure.url);
+    const size = second.bytes.length;
+    const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+      ctx.app.inject({ method, url, headers });
+    const start = await downloads(ctx, second.id);
+
+    const full = await get();
+    expect(full.statusCode).toBe(200);
+    expect(full.rawPayload.equals(second.bytes)).toBe(true);
+    expect(full.headers['content-type']).toBe('audio/wav');
+    expect(full.headers['content-length']).toBe(String(size));
+    expect(full.headers['accept-ranges']).toBe('bytes');
+    expect(full.headers['access-control-allow-origin']).toBe('*');
+    expect(full.headers['set-cookie']).toBeUndefined();
+    expect(await downloads(ctx, second.id)).toBe(start + 1);
+
+    // A later range (a resumed download, a seek) is the same download.
+    const middle = await get({ range: 'bytes=100-199' });
+    expect(middle.statusCode).toBe(206);
+    expect(middle.headers['content-range']).toBe(`bytes 100-199/${size}`);
+    expect(middle.headers['content-length']).toBe('100');
+    expect(middle.rawPayload.equals(second.bytes.subarray(100, 200))).toBe(true);
+    expect(await downloads(ctx, second.id)).toBe(start + 1);
+
+    // A range from byte 0 starts a download; the two-byte probe before it does not.
+    const probe = await get({ range: 'bytes=0-1' });
+    expect(probe.statusCode).toBe(206);
+    expect(probe.rawPayload.equals(second.bytes.subarray(0, 2))).toBe(true);
+    expect(await downloads(ctx, second.id)).toBe(start + 1);
+    const fromZero = await get({ range: 'bytes=0-' });
+    expect(fromZero.statusCode).toBe(206);
+    expect(fromZero.rawPayload.equals(second.bytes)).toBe(true);
+    expect(await downloads(ctx, second.id)).toBe(start + 2);
+
+    // HEAD describes the whole file and counts nothing; neither do 304 and 416.
+    const head = await get({}, 'HEAD');
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(size));
+    expect(head.headers['accept-ranges']).toBe('bytes');
+    expect(head.body).toBe('');
+    const cached = await get({ 'if-none-match': full.headers.etag as string });
+    expect(cached.statusCode).toBe(304);
+    const past = await get({ range: `bytes=${size}-` });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${size}`);
+    expect(await downloads(ctx, second.id)).toBe(start + 2);
+
+    // Each episode keeps its own count.
+    expect(await downloads(ctx, first.id)).toBe(0);
+  });
+});
+
+describe.each(dbKinds)('podcast enclosures behind a media sender on %s', (kind) => {
+  // nginx sends media (ADR 0010): the enclosure redirects to a freshly signed /media URL.
+  const ctx = useTestApp(kind, { MEDIA_OFFLOAD: 'x-accel' });
+  let episode: Episode;
+
+  beforeAll(async () => {
+    const storage = await createStorage(ctx.env);
+    const artist = await makeUser(ctx, 'artist', 'Offloaded');
+    const show = await seedShow(ctx, artist.userId, { title: 'Offloaded show' });
+    episode = await seedEpisode(ctx, storage, show, {
+      title: 'Sent by nginx',
+      number: 1,
+      publishedAt: '2030-01-01T00:00:00Z',
+      durationMs: 1000,
+    });
+    await storage.close();
+  });
+
+  it('redirects to a signed /media URL that the sender accepts, counting GETs from byte 0', async () => {
+    const url = `/api/episodes/${episode.id}/audio`;
+    const res = await ctx.app.inject({ url });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const location = res.headers.location as string;
+    expect(location).toMatch(
+      new RegExp(`^${ctx.env.publicUrl}/media/podcasts/${episode.key}\\?e=\\d+&s=[\\w-]{43}$`),
+    );
+    expect(await downloads(ctx, episode.id)).toBe(1);
+
+    // The signed URL is what nginx is told to send.
+    const sent = await ctx.app.inject({ url: local(location) });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.headers['x-accel-redirect']).toBe(`/_canto_media/podcasts/${episode.key}`);
+
+    const later = await ctx.app.inject({ url, headers: { range: 'bytes=500-' } });
+    expect(later.statusCode).toBe(302);
+    const head = await ctx.app.inject({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(302);
+    expect(await downloads(ctx, episode.id)).toBe(1);
+    const again = await ctx.app.inject({ url, headers: { range: 'bytes=0-' } });
+    expect(again.statusCode).toBe(302);
+    expect(await downloads(ctx, episode.id)).toBe(2);
+  });
+});
