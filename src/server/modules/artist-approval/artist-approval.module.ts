@@ -1,12 +1,17 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import { artistApprovalRoutes } from './artist-approval.routes.ts';
 import { createArtistApprovalService } from './artist-approval.service.ts';
 import { createArtistRequestsRepository } from './artist-requests.repository.ts';
 
 /** Admins approve or reject artist requests (spec §2 roles), mounted at /api/admin. */
-export function createArtistApprovalModule(ctx: ModuleContext): FeatureModule {
+export function createArtistApprovalModule(
+  ctx: ModuleContext,
+  { notifications }: { notifications: Pick<NotificationsModule, 'notify'> },
+): FeatureModule {
   const approvals = createArtistApprovalService({
     requests: createArtistRequestsRepository(ctx.database.db),
+    notifications,
   });
   const routes = artistApprovalRoutes({ approvals });
   return {

@@ -1,12 +1,20 @@
 import type { ArtistRequestsRepository } from './artist-requests.repository.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { ArtistRequest } from '../../../contracts/admin.contract.ts';
+import { notificationNotices } from '../../../core/validation/notification.rules.ts';
+import type { NotificationsModule } from '../notifications/notifications.module.ts';
 
 export type ArtistApprovalService = ReturnType<typeof createArtistApprovalService>;
 
 const noRequest = () => new AppError(ErrorCode.notFound, 'No pending artist request for this user');
 
-export function createArtistApprovalService({ requests }: { requests: ArtistRequestsRepository }) {
+export function createArtistApprovalService({
+  requests,
+  notifications,
+}: {
+  requests: ArtistRequestsRepository;
+  notifications: Pick<NotificationsModule, 'notify'>;
+}) {
   return {
     async pending(): Promise<ArtistRequest[]> {
       const rows = await requests.pending();
@@ -17,22 +25,27 @@ export function createArtistApprovalService({ requests }: { requests: ArtistRequ
       }));
     },
 
-    /** approve_artist: replaces pending_artist by artist and tells the user (product.md §2). */
+    /**
+     * approve_artist: replaces pending_artist by artist and tells the user (product.md §2), in
+     * one transaction: the notice exists, and is pushed live, only if the role changed.
+     */
     async approve(userId: string): Promise<void> {
-      const ok = await requests.approve(userId, {
-        title: 'Artist request approved',
-        message: 'You can now upload music and podcasts.',
-        link: '/upload',
-      });
+      const ok = await requests.approve(userId, (tx) =>
+        notifications.notify(
+          { userId, type: 'artist_approved', ...notificationNotices.artistApproved() },
+          tx,
+        ),
+      );
       if (!ok) throw noRequest();
     },
 
     async reject(userId: string): Promise<void> {
-      const ok = await requests.reject(userId, {
-        title: 'Artist request declined',
-        message: 'An admin declined your artist request. You can keep listening as before.',
-        link: null,
-      });
+      const ok = await requests.reject(userId, (tx) =>
+        notifications.notify(
+          { userId, type: 'artist_rejected', ...notificationNotices.artistRejected() },
+          tx,
+        ),
+      );
       if (!ok) throw noRequest();
     },
   };

@@ -1,11 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { notifications, profiles, userRoles } from '../../db/schema/index.ts';
+import { profiles, userRoles } from '../../db/schema/index.ts';
 
 export type ArtistRequestsRepository = ReturnType<typeof createArtistRequestsRepository>;
-type Note = { title: string; message: string; link: string | null };
+/** Work to do inside the decision's transaction (the user's notice). */
+type InTransaction = (tx: Db) => Promise<unknown>;
 
-/** The artist approval queue: pending_artist rows and their decisions, each with its notice. */
+/** The artist approval queue: pending_artist rows and their decisions. */
 export function createArtistRequestsRepository(db: Db) {
   const removePending = async (tx: Db, userId: string) => {
     const removed = await tx
@@ -30,21 +31,21 @@ export function createArtistRequestsRepository(db: Db) {
         .orderBy(asc(userRoles.createdAt));
     },
 
-    /** pending_artist → artist and the user's notice, in one transaction; false if not pending. */
-    approve(userId: string, note: Note): Promise<boolean> {
+    /** pending_artist → artist, then `andThen` in the same transaction; false if not pending. */
+    approve(userId: string, andThen: InTransaction): Promise<boolean> {
       return db.transaction(async (tx) => {
         if (!(await removePending(tx as unknown as Db, userId))) return false;
         await tx.insert(userRoles).values({ userId, role: 'artist' }).onConflictDoNothing();
-        await tx.insert(notifications).values({ userId, type: 'artist_approved', ...note });
+        await andThen(tx as unknown as Db);
         return true;
       });
     },
 
-    /** Deletes pending_artist (spec §4) and notifies, in one transaction; false if not pending. */
-    reject(userId: string, note: Note): Promise<boolean> {
+    /** Deletes pending_artist (spec §4), then `andThen` in the same transaction; false if not pending. */
+    reject(userId: string, andThen: InTransaction): Promise<boolean> {
       return db.transaction(async (tx) => {
         if (!(await removePending(tx as unknown as Db, userId))) return false;
-        await tx.insert(notifications).values({ userId, type: 'artist_rejected', ...note });
+        await andThen(tx as unknown as Db);
         return true;
       });
     },

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import {
+  liveClientMessage,
+  type LiveServerMessage,
+} from '../../../contracts/notifications.contract.ts';
+import type { Database } from '../../db/client.ts';
+import { openEventChannel, parseJson, type EventChannel } from '../../events/event-channel.ts';
+import type { LiveConnections, LiveSocket } from '../../events/live-connections.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  NOTIFICATIONS_CHANNEL,
+  type NotificationRow,
+  type NotificationsRepository,
+} from './notifications.repository.ts';
+import { toNotificationDto } from './notifications.service.ts';
+
+// What the repository announces (notifications.repository.ts): one notification, or a
+// release's fan-out to many followers at one instant.
+const announcement = z.union([
+  z.object({ id: z.uuid(), user_id: z.uuid() }),
+  z.object({ release_at: z.iso.datetime({ offset: true }), artist_id: z.uuid() }),
+]);
+type Announcement = z.infer<typeof announcement>;
+
+const encode = (message: LiveServerMessage) => JSON.stringify(message);
+
+export type LiveNotifications = {
+  /** Serves one authenticated socket until it closes. */
+  attach(socket: LiveSocket, user: { userId: string; expiresAt: number }): void;
+  close(): Promise<void>;
+};
+
+/**
+ * Live delivery (docs/decisions/0021): every process listens on the notifications channel;
+ * an announcement for a user with a socket here is read back from the table (payloads only
+ * name rows) and pushed to that user's sockets. Users without a socket here cost nothing.
+ */
+export function createLiveNotifications(deps: {
+  database: Pick<Database, 'listen'>;
+  repository: Pick<NotificationsRepository, 'byId' | 'releasedAt'>;
+  connections: LiveConnections;
+  log: FastifyBaseLogger;
+}): LiveNotifications {
+  const { repository, connections } = deps;
+
+  const push = (row: NotificationRow) =>
+    connections.sendTo(
+      row.userId,
+      encode({ type: 'notification', notification: toNotificationDto(row) }),
+    );
+
+  async function deliver(event: Announcement) {
+    if ('id' in event) {
+      if (!connections.has(event.user_id)) return;
+      const row = await repository.byId(event.id, event.user_id);
+      if (row) push(row);
+      return;
+    }
+    const here = connections.users();
+    if (here.length === 0) return;
+    for (const row of await repository.releasedAt(here, new Date(event.release_at))) push(row);
+  }
+
+  const channel: EventChannel = openEventChannel({
+    database: deps.database,
+    channel: NOTIFICATIONS_CHANNEL,
+    parse: (payload) => {
+      const parsed = announcement.safeParse(parseJson(payload));
+      return parsed.success ? parsed.data : null;
+    },
+    onEvent: deliver,
+    // Announcements made while this process was deaf are lost: every client refetches.
+    onMissed: () => connections.broadcast(encode({ type: 'resync' })),
+    log: deps.log,
+  });
+
+  return {
+    attach(socket, user) {
+      connections.attach(socket, {
+        userId: user.userId,
+        expiresAt: user.expiresAt,
+        onMessage: (message) => {
+          // Anything else a client says is ignored.
+          if (liveClientMessage.safeParse(message).success) socket.send(encode({ type: 'pong' }));
+        },
+      });
+    },
+    async close() {
+      connections.stop();
+      await channel.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { NotificationsModule } from '../notifications/notifications.module.ts';
+import type { SongsModule } from '../songs/songs.module.ts';
+import { createFollowsRepository } from './follows.repository.ts';
+import { followsRoutes } from './follows.routes.ts';
+import { createFollowsService } from './follows.service.ts';
+import { createProfilesRepository } from './profiles.repository.ts';
+import { profilesRoutes } from './profiles.routes.ts';
+import { createProfilesService } from './profiles.service.ts';
+
+/**
+ * Profiles, follows and the following list (issue 11 points 1–2; docs/decisions/0020),
+ * under /api: GET /profiles/{userId}, GET /profiles/{userId}/songs, GET|PATCH /me/profile,
+ * PUT /me/profile/avatar, PUT|DELETE /follows/{userId}, GET /me/following.
+ */
+export function createSocialModule(
+  ctx: ModuleContext,
+  {
+    notifications,
+    songs,
+  }: {
+    notifications: Pick<NotificationsModule, 'notify'>;
+    songs: Pick<SongsModule, 'songsByIds'>;
+  },
+): FeatureModule {
+  const db = ctx.database.db;
+  const profiles = createProfilesService({
+    profiles: createProfilesRepository(db),
+    storage: ctx.storage,
+    log: ctx.log,
+    songsByIds: songs.songsByIds,
+  });
+  const follows = createFollowsService({
+    follows: createFollowsRepository(db),
+    notify: (input, tx) => notifications.notify(input, tx),
+  });
+  const routes = [profilesRoutes({ profiles }), followsRoutes({ follows })];
+  return {
+    name: 'social',
+    plugin: async (app) => {
+      for (const r of routes) await app.register(r, { prefix: '/api' });
+    },
+  };
+}

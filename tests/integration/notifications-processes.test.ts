@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFICATIONS_LIVE_PATH } from '../../src/contracts/notifications.contract.ts';
+import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { tmpRoot } from '../helpers/db-templates.ts';
+import { useTestApp } from '../helpers/test-app.ts';
+import { dbKinds } from '../helpers/test-db.ts';
+import {
+  LiveClient,
+  notificationsApi,
+  openLive,
+  WebSocketClient,
+} from './notifications-helpers.ts';
+import { makeUser, rows } from './songs-helpers.ts';
+
+/*
+ * Issue 11 point 4 across processes, on one PostgreSQL database (PGlite is one process's
+ * database): a notification created through this test's app reaches a socket held by another
+ * app process (the real server, src/server/main.ts, spawned), through LISTEN/NOTIFY. And a
+ * process whose listening connection is cut tells its sockets to catch up, then delivers again.
+ */
+
+const onPostgres = dbKinds.includes('postgres');
+if (!onPostgres)
+  console.warn('notifications-processes.test.ts skipped: PostgreSQL is not reachable');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor<T>(probe: () => Promise<T> | T, what: string, ms = 60_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.runIf(onPostgres)('live notifications across app processes on PostgreSQL', () => {
+  const ctx = useTestApp('postgres');
+  let child: ChildProcess;
+  let port: number;
+  let output = '';
+  const childDir = path.join(tmpRoot, `notifications-child-${process.pid}`);
+
+  beforeAll(async () => {
+    port = await freePort();
+    fs.mkdirSync(childDir, { recursive: true });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: ctx.db.url!,
+        DATA_DIR: childDir,
+        // The same deployment as the test's app: its keys, issuer and origin.
+        SECRET_KEY: ctx.env.secretKey!,
+        PUBLIC_URL: ctx.env.publicUrl,
+        DEMO: '0',
+        LOG_LEVEL: 'error',
+        CANTO_DEV: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (c: Buffer) => (output += c));
+    child.stderr!.on('data', (c: Buffer) => (output += c));
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.ok,
+          () =>
+            child.exitCode !== null && Promise.reject(new Error(`the server exited: ${output}`)),
+        ),
+      'the second process to serve',
+    );
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(childDir, { recursive: true, force: true });
+  });
+
+  it("an approval made through one process reaches the user's socket on the other", async () => {
+    const admin = await makeUser(ctx, 'listener', 'Admin');
+    await createRolesRepository(ctx.db.database.db).grant(admin.userId, 'admin');
+    const requester = await makeUser(ctx, 'pending_artist', 'Across');
+
+    const socket = new WebSocketClient(`ws://127.0.0.1:${port}${NOTIFICATIONS_LIVE_PATH}`, {
+      headers: { cookie: `canto_access=${requester.token}`, origin: ctx.env.publicUrl },
+    });
+    const live = new LiveClient(socket);
+    await new Promise((resolve, reject) => {
+      socket.on('open', resolve);
+      socket.on('error', reject);
+    });
+
+    const sent = Date.now();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/admin/artist-requests/${requester.userId}/approve`,
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(204);
+    const pushed = await live.next(LiveClient.titled('Artist request approved'), 1_000);
+    expect(Date.now() - sent).toBeLessThan(1_000);
+    const [row] = await rows<{ id: string }>(
+      ctx,
+      sql`select id from notifications where user_id = ${requester.userId}`,
+    );
+    expect(pushed.notification).toMatchObject({ id: row!.id, type: 'artist_approved' });
+
+    // A foreign page cannot open one there either.
+    const foreign = new WebSocketClient(`ws://127.0.0.1:${port}${NOTIFICATIONS_LIVE_PATH}`, {
+      headers: { cookie: `canto_access=${requester.token}`, origin: 'https://evil.example' },
+    });
+    const status = await new Promise<number>((resolve) =>
+      foreign.on('unexpected-response', (_req: unknown, response: { statusCode: number }) =>
+        resolve(response.statusCode),
+      ),
+    );
+    expect(status).toBe(403);
+    foreign.on('error', () => {}); // "closed before the connection was established": it was refused
+    foreign.terminate();
+    socket.close();
+  });
+
+  it('tells sockets to catch up after its listening connection was cut, then delivers again', async () => {
+    const user = await makeUser(ctx, 'listener', 'Cut Off');
+    const live = await openLive(ctx.app, user.headers);
+    const api = notificationsApi(ctx);
+
+    // Both processes' listening connections (application_name canto-listen) are cut.
+    const cut = await rows<{ cut: boolean }>(
+      ctx,
+      sql`select pg_terminate_backend(pid) as cut from pg_stat_activity
+          where datname = current_database() and application_name = 'canto-listen'`,
+    );
+    expect(cut.length).toBeGreaterThanOrEqual(2);
+    await live.next((m): m is { type: 'resync' } => m.type === 'resync', 10_000);
+
+    await api.notify({ userId: user.userId, type: 'system', title: 'After the cut', message: '' });
+    await live.next(LiveClient.titled('After the cut'), 2_000);
+    live.socket.close();
+  });
+});
