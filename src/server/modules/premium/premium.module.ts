@@ -1,6 +1,10 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import { createPaymentProvider } from '../../providers/payments/create-payment-provider.ts';
+import { resolveSecretKey } from '../../security/secrets.ts';
 import { premiumRoutes } from './premium.routes.ts';
 import { createPremiumService } from './premium.service.ts';
+import { createStripeWebhooks } from './stripe-webhooks.service.ts';
+import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
 import { createSubscriptionsRepository } from './subscriptions.repository.ts';
 
 export type PremiumModule = FeatureModule & {
@@ -8,16 +12,31 @@ export type PremiumModule = FeatureModule & {
   isSubscribed(userId: string): Promise<boolean>;
 };
 
-/** Premium subscriptions (product.md §5), under /api: today the subscription check. */
+/**
+ * Premium subscriptions (product.md §5, docs/decisions/0022), under /api: check-subscription,
+ * create-checkout and customer-portal through the PAYMENTS provider, the local test mode's
+ * confirm and cancel, and Stripe's webhook.
+ */
 export function createPremiumModule(ctx: ModuleContext): PremiumModule {
-  const premium = createPremiumService({
-    subscriptions: createSubscriptionsRepository(ctx.database.db),
+  const { env } = ctx;
+  const payments = createPaymentProvider(
+    env,
+    () => env.secretKey ?? resolveSecretKey(undefined, env.dataDir),
+  );
+  const subscriptions = createSubscriptionsRepository(ctx.database.db);
+  const premium = createPremiumService({ subscriptions, payments, clock: ctx.clock, log: ctx.log });
+  const webhooks = createStripeWebhooks({
+    subscriptions,
+    payments,
     clock: ctx.clock,
+    log: ctx.log,
   });
-  const routes = premiumRoutes({ premium });
   return {
     name: 'premium',
-    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
-    isSubscribed: async (userId) => (await premium.status(userId)).subscribed,
+    plugin: async (app) => {
+      await app.register(premiumRoutes({ premium }), { prefix: '/api' });
+      await app.register(stripeWebhookRoutes({ webhooks }), { prefix: '/api' });
+    },
+    isSubscribed: premium.isSubscribed,
   };
 }

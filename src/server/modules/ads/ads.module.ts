@@ -1,0 +1,57 @@
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import { resolveSecretKey } from '../../security/secrets.ts';
+import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { PremiumModule } from '../premium/premium.module.ts';
+import { AD_MEDIA_JOB, createAdMediaJob, enqueueAdMedia } from './ad-media.job.ts';
+import { createAdMediaRepository } from './ad-media.repository.ts';
+import { createShowingSigner } from './ad-showing.ts';
+import { createAdsRepository } from './ads.repository.ts';
+import { adsRoutes } from './ads.routes.ts';
+import { createAdsService } from './ads.service.ts';
+
+/**
+ * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
+ * product.md §5; docs/decisions/0023), under /api. Ad audio goes through the one media job
+ * (renditions, loudness) as songs' and episodes' does.
+ */
+export function createAdsModule(
+  ctx: ModuleContext,
+  {
+    media: mediaModule,
+    premium,
+  }: { media: Pick<MediaModule, 'publicUrl'>; premium: Pick<PremiumModule, 'isSubscribed'> },
+): FeatureModule {
+  const db = ctx.database.db;
+  const mediaJob = createAdMediaJob({
+    rows: createAdMediaRepository(db),
+    storage: ctx.storage,
+    ffmpeg: ctx.ffmpeg,
+    tempDir: uploadTempDir(ctx.env),
+    log: ctx.log,
+  });
+  ctx.jobs.register(AD_MEDIA_JOB, mediaJob.run, {
+    concurrency: ctx.env.mediaWorkers,
+    onDead: mediaJob.onDead,
+  });
+  const ads = createAdsService({
+    ads: createAdsRepository(db),
+    storage: ctx.storage,
+    ffmpeg: ctx.ffmpeg,
+    tempDir: uploadTempDir(ctx.env),
+    log: ctx.log,
+    clock: ctx.clock,
+    // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
+    publicUrl: mediaModule.publicUrl,
+    showings: createShowingSigner({
+      secretKey: ctx.env.secretKey ?? resolveSecretKey(undefined, ctx.env.dataDir),
+      clock: ctx.clock,
+    }),
+    isSubscribed: premium.isSubscribed,
+    enqueueMedia: (audioKey, tx) => enqueueAdMedia(ctx.jobs, audioKey, tx),
+  });
+  const routes = adsRoutes({ ads });
+  return {
+    name: 'ads',
+    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+  };
+}

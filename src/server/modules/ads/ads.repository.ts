@@ -1,0 +1,191 @@
+import { asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { adImpressions, adRenditions, ads, podcastEpisodes, songs } from '../../db/schema/index.ts';
+
+export type AdRow = typeof ads.$inferSelect;
+export type NewAd = typeof ads.$inferInsert;
+export type AdRenditionRow = typeof adRenditions.$inferSelect;
+
+/** The text and duration an edit changes; a key left out is kept. */
+export type AdPatch = Partial<Pick<NewAd, 'title' | 'description' | 'targetUrl' | 'durationMs'>>;
+
+/** A stored file as the row keeps it: `/media/<bucket>/<key>` and `<bucket>/<key>`. */
+export type StoredFile = { url: string; key: string };
+
+export type AdFileChange = {
+  /** A new image, or null to remove it; left out: unchanged. */
+  image?: StoredFile | null;
+  /** New audio (its measured length), or null to remove it; left out: unchanged. */
+  audio?: (StoredFile & { durationMs: number }) | null;
+};
+
+/**
+ * How many of the latest impressions the rotation reads (through ad_impressions_created_idx):
+ * an active ad absent from them counts as never shown. Bounded, so a Home visit costs the
+ * same with a billion impressions as with ten.
+ */
+export const ROTATION_WINDOW = 1000;
+
+export type AdsRepository = ReturnType<typeof createAdsRepository>;
+
+/** The ad inventory, its renditions and impressions (issue 12 §4; docs/decisions/0023). */
+export function createAdsRepository(db: Db) {
+  return {
+    /** Every ad, newest first (the admin inventory: a few rows). */
+    async all(): Promise<AdRow[]> {
+      return db.select().from(ads).orderBy(desc(ads.createdAt), desc(ads.id));
+    },
+
+    async findById(id: string): Promise<AdRow | null> {
+      const [row] = await db.select().from(ads).where(eq(ads.id, id)).limit(1);
+      return row ?? null;
+    },
+
+    /** The renditions of these ads, each ad's by bitrate ascending. */
+    async renditionsOf(adIds: string[]): Promise<AdRenditionRow[]> {
+      if (adIds.length === 0) return [];
+      return db
+        .select()
+        .from(adRenditions)
+        .where(inArray(adRenditions.adId, adIds))
+        .orderBy(asc(adRenditions.adId), asc(adRenditions.bitrateKbps));
+    },
+
+    /** Inserts an ad; `withRow` runs in the same transaction (its media job). */
+    async insert(ad: NewAd, withRow: (row: AdRow, tx: Db) => Promise<unknown>): Promise<AdRow> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(ads).values(ad).returning();
+        if (!row) throw new Error('ad insert returned no row');
+        await withRow(row, tx);
+        return row;
+      });
+    },
+
+    /**
+     * Edits an ad under its row lock. New or removed audio drops the renditions of the old
+     * (their files are the caller's to delete, with the replaced originals: `discarded`) and
+     * sets the status: 'processing' for new audio, 'ready' without. A duration given counts
+     * only while the ad has no audio; audio brings its own. `withRow` runs in the transaction
+     * (the new audio's media job). Null when the ad is gone.
+     */
+    async update(
+      id: string,
+      patch: AdPatch,
+      files: AdFileChange,
+      withRow: (row: AdRow, tx: Db) => Promise<unknown>,
+    ): Promise<{ row: AdRow; discarded: string[] } | null> {
+      return db.transaction(async (tx) => {
+        const [old] = await tx
+          .select({ imageKey: ads.imageKey, audioKey: ads.audioKey })
+          .from(ads)
+          .where(eq(ads.id, id))
+          .for('update')
+          .limit(1);
+        if (!old) return null;
+        const discarded: string[] = [];
+        const set: Partial<NewAd> = { ...patch };
+        if (files.image !== undefined) {
+          if (old.imageKey && old.imageKey !== files.image?.key) discarded.push(old.imageKey);
+          set.imageUrl = files.image?.url ?? null;
+          set.imageKey = files.image?.key ?? null;
+        }
+        const audioAfter = files.audio === undefined ? old.audioKey : (files.audio?.key ?? null);
+        if (audioAfter !== null && files.audio === undefined) delete set.durationMs;
+        if (files.audio !== undefined) {
+          const renditions = await tx
+            .delete(adRenditions)
+            .where(eq(adRenditions.adId, id))
+            .returning({ fileKey: adRenditions.fileKey });
+          discarded.push(...renditions.map((r) => r.fileKey));
+          if (old.audioKey && old.audioKey !== files.audio?.key) discarded.push(old.audioKey);
+          Object.assign(set, {
+            audioUrl: files.audio?.url ?? null,
+            audioKey: files.audio?.key ?? null,
+            mediaStatus: files.audio ? 'processing' : 'ready',
+            loudnessLufs: null,
+            truePeakDbtp: null,
+          } satisfies Partial<NewAd>);
+          if (files.audio) set.durationMs = files.audio.durationMs;
+        }
+        const [row] = await tx
+          .update(ads)
+          .set({ ...set, updatedAt: sql`now()` })
+          .where(eq(ads.id, id))
+          .returning();
+        await withRow(row!, tx);
+        return { row: row!, discarded };
+      });
+    },
+
+    async setActive(id: string, active: boolean): Promise<AdRow | null> {
+      const [row] = await db
+        .update(ads)
+        .set({ active, updatedAt: sql`now()` })
+        .where(eq(ads.id, id))
+        .returning();
+      return row ?? null;
+    },
+
+    /**
+     * The active ad whose latest impression is oldest: never shown first (within the last
+     * ROTATION_WINDOW impressions), then least recently shown; ties by age, then id. One
+     * statement: the window through the created_at index, the active ads through theirs.
+     */
+    async nextActive(): Promise<AdRow | null> {
+      const recent = db
+        .select({ adId: adImpressions.adId, createdAt: adImpressions.createdAt })
+        .from(adImpressions)
+        .orderBy(desc(adImpressions.createdAt))
+        .limit(ROTATION_WINDOW)
+        .as('recent');
+      const lastShown = db
+        .select({
+          adId: recent.adId,
+          lastAt: sql<Date>`max(${recent.createdAt})`.as('last_at'),
+        })
+        .from(recent)
+        .where(isNotNull(recent.adId))
+        .groupBy(recent.adId)
+        .as('last_shown');
+      const [row] = await db
+        .select({ ad: ads })
+        .from(ads)
+        .leftJoin(lastShown, eq(lastShown.adId, ads.id))
+        .where(eq(ads.active, true))
+        .orderBy(sql`${lastShown.lastAt} asc nulls first`, asc(ads.createdAt), asc(ads.id))
+        .limit(1);
+      return row?.ad ?? null;
+    },
+
+    /**
+     * One impression for one showing: true when this call wrote it, false when the showing
+     * already has one (a replay, or its concurrent twin: the unique showing_id decides). A song
+     * or episode that no longer exists is recorded as nothing playing, not refused: the ad
+     * was still shown.
+     */
+    async recordImpression(impression: {
+      adId: string;
+      userId: string;
+      songId: string | null;
+      episodeId: string | null;
+      showingId: string;
+      at: Date;
+    }): Promise<boolean> {
+      const existing = (table: typeof songs | typeof podcastEpisodes, id: string | null) =>
+        id === null ? null : sql`(select ${table.id} from ${table} where ${table.id} = ${id})`;
+      const rows = await db
+        .insert(adImpressions)
+        .values({
+          adId: impression.adId,
+          userId: impression.userId,
+          songId: existing(songs, impression.songId),
+          podcastEpisodeId: existing(podcastEpisodes, impression.episodeId),
+          showingId: impression.showingId,
+          createdAt: impression.at,
+        })
+        .onConflictDoNothing({ target: adImpressions.showingId })
+        .returning({ id: adImpressions.id });
+      return rows.length > 0;
+    },
+  };
+}

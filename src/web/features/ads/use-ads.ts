@@ -1,0 +1,100 @@
+// The ads API as the web app uses it (issue 12 §4): the admin inventory, the Home card's
+// get-active-ads and its impression, and whether the listener has premium.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ActiveAdResponse,
+  AdImpressionBody,
+  AdImpressionResult,
+  AdminAdDto,
+  AdminAdList,
+} from '@/contracts/ads.contract.ts';
+import type { SubscriptionStatus } from '@/contracts/listening.contract.ts';
+import { api } from '@/web/lib/api-client.ts';
+import { useSession } from '@/web/features/auth/use-session.ts';
+
+export const adKeys = {
+  admin: ['admin', 'ads'] as const,
+  active: (userId: string | null) => ['ads', 'active', userId] as const,
+};
+
+/**
+ * Whether to show ads: true once the subscription check says "not subscribed", or failed
+ * (spec §8: only logged; not subscribed). Undefined while it runs, so a subscriber's Home
+ * never asks for an ad. The player's check (player-provider.tsx) shares this query.
+ */
+export function useShowsAds(): boolean | undefined {
+  const userId = useSession().user?.id ?? null;
+  const subscription = useQuery({
+    queryKey: ['subscription', userId],
+    queryFn: () => api.get<SubscriptionStatus>('/subscription'),
+    enabled: userId !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  if (subscription.isError) return true;
+  if (!subscription.isSuccess) return undefined;
+  return !subscription.data.subscribed;
+}
+
+/**
+ * get-active-ads, once per Home visit: every answer is a new showing, so it is never cached
+ * beyond the card that asked (gcTime 0) nor asked again while that card stays.
+ */
+export function useActiveAd(enabled: boolean) {
+  const userId = useSession().user?.id ?? null;
+  return useQuery({
+    queryKey: adKeys.active(userId),
+    queryFn: ({ signal }) => api.get<ActiveAdResponse>('/ads/active', { signal }),
+    enabled: enabled && userId !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+export function recordImpression(body: AdImpressionBody): Promise<AdImpressionResult> {
+  return api.post<AdImpressionResult>('/ads/impressions', body);
+}
+
+/** The admin inventory; asked again every 2 s while an ad's audio is processing. */
+export function useAdminAds() {
+  return useQuery({
+    queryKey: adKeys.admin,
+    queryFn: ({ signal }) => api.get<AdminAdList>('/admin/ads', { signal }),
+    retry: false,
+    refetchInterval: (query) =>
+      query.state.data?.items.some((ad) => ad.status === 'processing') ? 2000 : false,
+  });
+}
+
+function useInventoryUpdate() {
+  const client = useQueryClient();
+  return (ad: AdminAdDto) => {
+    client.setQueryData<AdminAdList>(adKeys.admin, (d) => {
+      if (!d) return { items: [ad] };
+      const known = d.items.some((a) => a.id === ad.id);
+      return { items: known ? d.items.map((a) => (a.id === ad.id ? ad : a)) : [ad, ...d.items] };
+    });
+  };
+}
+
+/** Creates (no id) or edits an ad from its form. */
+export function useSaveAd() {
+  const update = useInventoryUpdate();
+  return useMutation({
+    mutationFn: ({ id, form }: { id: string | null; form: FormData }) =>
+      id
+        ? api.patch<AdminAdDto>(`/admin/ads/${id}`, form)
+        : api.post<AdminAdDto>('/admin/ads', form),
+    onSuccess: update,
+  });
+}
+
+export function useSetAdActive() {
+  const update = useInventoryUpdate();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      api.put<AdminAdDto>(`/admin/ads/${id}/active`, { active }),
+    onSuccess: update,
+  });
+}

@@ -1,0 +1,433 @@
+import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdminAdDto } from '../../src/contracts/ads.contract.ts';
+import { adMessages } from '../../src/core/validation/ad.rules.ts';
+import { useTestApp } from '../helpers/test-app.ts';
+import { dbKinds } from '../helpers/test-db.ts';
+import {
+  adCount,
+  adParts,
+  createAd,
+  impressionRows,
+  listAds,
+  makeAdmin,
+  nextAd,
+  postImpression,
+  sendAd,
+  setActive,
+  subscribe,
+} from './ads-helpers.ts';
+import { makePng, makeUser, makeWav, rows, storedFiles, type TestUser } from './songs-helpers.ts';
+
+/*
+ * Issue 12 §4: the admin ad inventory (create, edit, deactivate, every refusal writing
+ * nothing), get-active-ads (rotation, subscribers refused) and track-ad-impression (one per
+ * showing, replays and concurrent twins no-ops, forged showings refused). Ad audio through
+ * the media job: ads-media.test.ts.
+ */
+
+const errorOf = (res: { json<T>(): T }) =>
+  res.json<{ error: { code: string; message: string; details?: Record<string, unknown> } }>().error;
+
+describe.each(dbKinds)('ads on %s', (kind) => {
+  const ctx = useTestApp(kind);
+  let admin: TestUser;
+  let listener: TestUser;
+  let artist: TestUser;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    admin = await makeAdmin(ctx);
+    listener = await makeUser(ctx, 'listener', 'Ad Listener');
+    artist = await makeUser(ctx, 'artist', 'Ad Artist');
+    png = await makePng(400, 300);
+  });
+
+  /** Every ad inactive, so a test's own ads are the only ones in rotation. */
+  async function deactivateAll() {
+    for (const ad of await listAds(ctx, admin))
+      if (ad.active) await setActive(ctx, admin, ad.id, false);
+  }
+
+  it('refuses the inventory API to non-admins (403) and to nobody (401), writing nothing', async () => {
+    const ad = await createAd(ctx, admin, { title: 'Guarded' });
+    const before = storedFiles(ctx.env.dataDir);
+    for (const user of [listener, artist, null]) {
+      const status = user ? 403 : 401;
+      const list = await ctx.app.inject({ url: '/api/admin/ads', headers: user?.headers ?? {} });
+      expect(list.statusCode).toBe(status);
+      const create = await sendAd(ctx, user, adParts({ title: 'Mine' }, { image: png }));
+      expect(create.statusCode).toBe(status);
+      const edit = await sendAd(ctx, user, adParts({ title: 'Taken' }), ad.id);
+      expect(edit.statusCode).toBe(status);
+      const off = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/admin/ads/${ad.id}/active`,
+        headers: user?.headers ?? {},
+        payload: { active: false },
+      });
+      expect(off.statusCode).toBe(status);
+    }
+    expect(await adCount(ctx)).toBe(1);
+    expect((await listAds(ctx, admin))[0]).toMatchObject({ title: 'Guarded', active: true });
+    expect(storedFiles(ctx.env.dataDir)).toEqual(before);
+  });
+
+  it('creates an ad with a re-encoded image in the cover-art bucket; duration given, else 30', async () => {
+    const ad = await createAd(
+      ctx,
+      admin,
+      {
+        title: '  Spring Sale  ',
+        description: 'Everything must go',
+        target_url: 'https://shop.example/sale?x=1',
+        duration: '45',
+      },
+      { image: png },
+    );
+    expect(ad).toMatchObject({
+      title: 'Spring Sale',
+      description: 'Everything must go',
+      target_url: 'https://shop.example/sale?x=1',
+      duration: 45,
+      active: true,
+      status: 'ready',
+      audio_url: null,
+      renditions: [],
+      loudness: null,
+    });
+    expect(ad.image_url).toMatch(/^\/media\/cover-art\/[0-9a-f-]{36}\.webp$/);
+    const image = await ctx.app.inject({ url: ad.image_url! });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+
+    const plain = await createAd(ctx, admin, { title: 'Plain' });
+    expect(plain).toMatchObject({ duration: 30, image_url: null, description: null });
+    expect((await listAds(ctx, admin)).map((a) => a.title).slice(0, 2)).toEqual([
+      'Plain',
+      'Spring Sale',
+    ]);
+  });
+
+  it('refuses every bad field and file with its message, storing nothing', async () => {
+    const ads = await adCount(ctx);
+    const files = storedFiles(ctx.env.dataDir);
+    const cases: Array<[string, ReturnType<typeof adParts>, number, string]> = [
+      ['no title', adParts({ description: 'x' }), 400, adMessages.titleRequired],
+      ['a blank title', adParts({ title: '   ' }), 400, adMessages.titleRequired],
+      ['201 characters', adParts({ title: 'x'.repeat(201) }), 400, adMessages.titleTooLong],
+      [
+        'a long description',
+        adParts({ title: 'T', description: 'd'.repeat(501) }),
+        400,
+        adMessages.descriptionTooLong,
+      ],
+      [
+        'a javascript: URL',
+        adParts({ title: 'T', target_url: 'javascript:alert(1)' }),
+        400,
+        adMessages.targetUrl,
+      ],
+      [
+        'an ftp URL',
+        adParts({ title: 'T', target_url: 'ftp://x.example/' }),
+        400,
+        adMessages.targetUrl,
+      ],
+      [
+        'a URL with a password',
+        adParts({ title: 'T', target_url: 'https://bank.example:pw@evil.example/' }),
+        400,
+        adMessages.targetUrl,
+      ],
+      [
+        'not a URL',
+        adParts({ title: 'T', target_url: 'shop dot example' }),
+        400,
+        adMessages.targetUrl,
+      ],
+      ['duration 0', adParts({ title: 'T', duration: '0' }), 400, adMessages.duration],
+      ['duration 1.5', adParts({ title: 'T', duration: '1.5' }), 400, adMessages.duration],
+      ['duration 601', adParts({ title: 'T', duration: '601' }), 400, adMessages.duration],
+      ['an unknown field', adParts({ title: 'T', active: 'false' }), 400, 'Unknown field "active"'],
+      [
+        'an image that is text',
+        adParts({ title: 'T' }, { image: Buffer.from('<html>not a png</html>') }),
+        415,
+        adMessages.imageInvalid,
+      ],
+      [
+        'an image over 5 MB',
+        adParts({ title: 'T' }, { image: Buffer.alloc(5 * 1024 * 1024 + 1, 7) }),
+        413,
+        adMessages.imageTooLarge,
+      ],
+      [
+        'audio declared as text',
+        adParts({ title: 'T' }, { audio: makeWav(1), audioType: 'text/plain' }),
+        415,
+        adMessages.audioType,
+      ],
+      [
+        'audio that is not audio',
+        adParts({ title: 'T' }, { image: png, audio: Buffer.alloc(4096, 1) }),
+        415,
+        adMessages.audioType,
+      ],
+      [
+        'a valid form with a stray file',
+        [
+          ...adParts({ title: 'T' }, { image: png, audio: makeWav(1) }),
+          { name: 'extra', filename: 'x.bin', data: Buffer.from('x') },
+        ],
+        400,
+        'Unexpected file field "extra"',
+      ],
+    ];
+    for (const [what, parts, status, message] of cases) {
+      const res = await sendAd(ctx, admin, parts);
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
+      expect(errorOf(res).message, what).toBe(message);
+    }
+    expect(await adCount(ctx)).toBe(ads);
+    expect(storedFiles(ctx.env.dataDir)).toEqual(files);
+  });
+
+  it('edits an ad: fields, a new image replacing the old file, removal; refusals change nothing', async () => {
+    const ad = await createAd(
+      ctx,
+      admin,
+      { title: 'Editable', description: 'Old words', target_url: 'http://old.example/' },
+      { image: png },
+    );
+    const oldImage = ad.image_url!.slice('/media/'.length);
+    const other = await makePng(200, 200);
+    const res = await sendAd(
+      ctx,
+      admin,
+      adParts({ title: 'Edited', description: '', duration: '12' }, { image: other }),
+      ad.id,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const edited = res.json<AdminAdDto>();
+    expect(edited).toMatchObject({
+      id: ad.id,
+      title: 'Edited',
+      description: null,
+      target_url: 'http://old.example/',
+      duration: 12,
+    });
+    expect(edited.updated_at).not.toBeNull();
+    expect(edited.image_url).not.toBe(ad.image_url);
+    const files = storedFiles(ctx.env.dataDir).map((f) => f.split('\\').join('/'));
+    expect(files).not.toContain(`media/${oldImage}`);
+    expect(files).toContain(`media/${edited.image_url!.slice('/media/'.length)}`);
+
+    const before = storedFiles(ctx.env.dataDir);
+    const refused: Array<[ReturnType<typeof adParts>, number, string]> = [
+      [adParts({ title: '' }), 400, adMessages.titleRequired],
+      [adParts({ target_url: 'mailto:a@b.example' }), 400, adMessages.targetUrl],
+      [adParts({ remove_image: 'true' }, { image: png }), 400, adMessages.replaceOrRemove],
+      [adParts({ remove_audio: 'yes' }), 400, 'Invalid input: expected "true"'],
+    ];
+    for (const [parts, status, message] of refused) {
+      const r = await sendAd(ctx, admin, parts, ad.id);
+      expect(r.statusCode, r.body).toBe(status);
+      expect(errorOf(r).message).toBe(message);
+    }
+    expect(storedFiles(ctx.env.dataDir)).toEqual(before);
+    const missing = await sendAd(ctx, admin, adParts({ title: 'Ghost' }), crypto.randomUUID());
+    expect(missing.statusCode).toBe(404);
+    expect((await listAds(ctx, admin)).find((a) => a.id === ad.id)).toMatchObject({
+      title: 'Edited',
+      image_url: edited.image_url,
+    });
+
+    const removed = await sendAd(
+      ctx,
+      admin,
+      adParts({ remove_image: 'true', target_url: '' }),
+      ad.id,
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json<AdminAdDto>()).toMatchObject({ image_url: null, target_url: null });
+    expect(storedFiles(ctx.env.dataDir).map((f) => f.split('\\').join('/'))).not.toContain(
+      `media/${edited.image_url!.slice('/media/'.length)}`,
+    );
+  });
+
+  it('rotates among active ads, least recently shown first; a deactivated ad is never handed out', async () => {
+    await deactivateAll();
+    expect(await nextAd(ctx, listener)).toBeNull();
+    const a = await createAd(ctx, admin, { title: 'Rotation A' });
+    const b = await createAd(ctx, admin, { title: 'Rotation B' });
+    const c = await createAd(ctx, admin, { title: 'Rotation C' });
+
+    /** Hands out the next ad and records its impression a second later. */
+    async function show(user: TestUser): Promise<string> {
+      const ad = (await nextAd(ctx, user))!;
+      ctx.clock.advance(1000);
+      const res = await postImpression(ctx, user, { ad_id: ad.id, showing_id: ad.showing_id });
+      expect(res.json()).toEqual({ recorded: true });
+      return ad.title;
+    }
+
+    // Handing out writes nothing: until an impression, the same ad is next.
+    const first = (await nextAd(ctx, listener))!;
+    const again = (await nextAd(ctx, listener))!;
+    expect([first.title, again.title]).toEqual(['Rotation A', 'Rotation A']);
+    expect(again.showing_id).not.toBe(first.showing_id);
+
+    const other = await makeUser(ctx, 'listener', 'Second Listener');
+    expect([
+      await show(listener),
+      await show(other),
+      await show(listener),
+      await show(other),
+    ]).toEqual(['Rotation A', 'Rotation B', 'Rotation C', 'Rotation A']);
+
+    await setActive(ctx, admin, b.id, false);
+    expect([await show(listener), await show(listener)]).toEqual(['Rotation C', 'Rotation A']);
+    await setActive(ctx, admin, b.id, true);
+    // B's last showing is older than C's and A's.
+    expect(await show(listener)).toBe('Rotation B');
+    for (const ad of [a, b, c]) await setActive(ctx, admin, ad.id, false);
+    expect(await nextAd(ctx, listener)).toBeNull();
+  });
+
+  it('never hands a subscriber an ad (403)', async () => {
+    await createAd(ctx, admin, { title: 'For free listeners' });
+    const subscriber = await makeUser(ctx, 'listener', 'Subscriber');
+    expect((await nextAd(ctx, subscriber))?.title).toBe('For free listeners');
+    await subscribe(ctx, subscriber.userId);
+    const res = await ctx.app.inject({ url: '/api/ads/active', headers: subscriber.headers });
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res)).toMatchObject({
+      code: 'permission_denied',
+      message: adMessages.subscriberNoAds,
+    });
+    expect((await ctx.app.inject({ url: '/api/ads/active' })).statusCode).toBe(401);
+  });
+
+  it('records one impression per showing: replays and concurrent twins write nothing more', async () => {
+    await deactivateAll();
+    await createAd(ctx, admin, { title: 'Counted' });
+    const [song] = await rows<{ id: string }>(
+      ctx,
+      sql`insert into songs (title, artist_id, file_url, duration_ms)
+          values ('Playing', ${artist.userId}, ${`/media/music/${crypto.randomUUID()}.wav`}, 60000)
+          returning id`,
+    );
+    const before = (await impressionRows(ctx)).length;
+
+    const ad = (await nextAd(ctx, listener))!;
+    const body = { ad_id: ad.id, showing_id: ad.showing_id, song_id: song!.id };
+    const first = await postImpression(ctx, listener, body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ recorded: true });
+    const replay = await postImpression(ctx, listener, body);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual({ recorded: false });
+    const [showingUuid] = ad.showing_id.split('.');
+    const mine = (await impressionRows(ctx)).filter((r) => r.showing_id === showingUuid);
+    expect(mine).toEqual([
+      {
+        ad_id: ad.id,
+        user_id: listener.userId,
+        song_id: song!.id,
+        podcast_episode_id: null,
+        showing_id: showingUuid,
+      },
+    ]);
+
+    // Eight posts of one showing at once: one impression, one `recorded: true`.
+    const twin = (await nextAd(ctx, listener))!;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        postImpression(ctx, listener, { ad_id: twin.id, showing_id: twin.showing_id }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(answers.filter((r) => r.json<{ recorded: boolean }>().recorded)).toHaveLength(1);
+    expect(await impressionRows(ctx)).toHaveLength(before + 2);
+
+    // A song that does not exist is recorded as nothing playing: the ad was still shown.
+    const third = (await nextAd(ctx, listener))!;
+    const ghost = await postImpression(ctx, listener, {
+      ad_id: third.id,
+      showing_id: third.showing_id,
+      song_id: crypto.randomUUID(),
+    });
+    expect(ghost.json()).toEqual({ recorded: true });
+    const ghostRow = (await impressionRows(ctx)).find(
+      (r) => r.showing_id === third.showing_id.split('.')[0],
+    );
+    expect(ghostRow).toMatchObject({ song_id: null, ad_id: third.id, user_id: listener.userId });
+  });
+
+  it('refuses a missing ad (404) and showings not issued to this listener for this ad, writing nothing', async () => {
+    await deactivateAll();
+    const ad = await createAd(ctx, admin, { title: 'Guarded showing' });
+    const otherAd = await createAd(ctx, admin, { title: 'Another ad' });
+    const other = await makeUser(ctx, 'listener', 'Another Listener');
+    const shown = (await nextAd(ctx, listener))!;
+    expect(shown.id).toBe(ad.id);
+    const before = await impressionRows(ctx);
+    const [uuid, expiry, signature] = shown.showing_id.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+
+    const missing = await postImpression(ctx, listener, {
+      ad_id: crypto.randomUUID(),
+      showing_id: shown.showing_id,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(errorOf(missing).message).toBe(adMessages.adNotFound);
+
+    const forged: Array<[string, TestUser, Record<string, unknown>, number]> = [
+      ['another listener', other, { ad_id: ad.id, showing_id: shown.showing_id }, 403],
+      ['another ad', listener, { ad_id: otherAd.id, showing_id: shown.showing_id }, 403],
+      [
+        'a flipped signature',
+        listener,
+        { ad_id: ad.id, showing_id: `${uuid}.${expiry}.${flipped}` },
+        403,
+      ],
+      [
+        'a later expiry',
+        listener,
+        {
+          ad_id: ad.id,
+          showing_id: `${uuid}.${(parseInt(expiry, 36) + 3600).toString(36)}.${signature}`,
+        },
+        403,
+      ],
+      [
+        'another showing id',
+        listener,
+        { ad_id: ad.id, showing_id: `${crypto.randomUUID()}.${expiry}.${signature}` },
+        403,
+      ],
+      ['a bare uuid', listener, { ad_id: ad.id, showing_id: uuid }, 400],
+      [
+        'both a song and an episode',
+        listener,
+        {
+          ad_id: ad.id,
+          showing_id: shown.showing_id,
+          song_id: crypto.randomUUID(),
+          podcast_episode_id: crypto.randomUUID(),
+        },
+        400,
+      ],
+    ];
+    for (const [what, user, body, status] of forged) {
+      const res = await postImpression(ctx, user, body);
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
+    }
+    expect(await impressionRows(ctx)).toEqual(before);
+    // The genuine one still counts once.
+    const ok = await postImpression(ctx, listener, { ad_id: ad.id, showing_id: shown.showing_id });
+    expect(ok.json()).toEqual({ recorded: true });
+  });
+});
