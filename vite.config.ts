@@ -109,5 +109,11 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' } },
+  server: {
+    proxy: {
+      // ws: the live notifications socket is under /api too.
+      '/api': { target: 'http://localhost:3000', ws: true },
+      '/media': 'http://localhost:3000',
+    },
+  },
 });

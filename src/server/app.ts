@@ -10,12 +10,18 @@ import { registerPlatformPlugins } from './http/platform-plugins.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createFfmpeg } from './media/ffmpeg.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
+import { createAdsModule } from './modules/ads/ads.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import { createMediaModule, mediaOrigins, type MediaModule } from './modules/media/media.module.ts';
 import { createLibraryModule } from './modules/library/library.module.ts';
 import { createListeningModule } from './modules/listening/listening.module.ts';
+import { createPodcastFeedModule } from './modules/podcast-feed/podcast-feed.module.ts';
+import { createPodcastsModule } from './modules/podcasts/podcasts.module.ts';
+import { createNotificationsModule } from './modules/notifications/notifications.module.ts';
+import { createSocialModule } from './modules/social/social.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
@@ -87,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storage: deps.storage ?? (await createStorage(deps.env)),
     mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log, deps.env.mailFrom),
     jobs,
+    ffmpeg: createFfmpeg({ binary: deps.env.ffmpegPath, concurrency: deps.env.mediaWorkers }),
   };
   const roles = createRolesModule(deps.database.db);
   const auth = await createAuthModule(ctx, { roles });
@@ -98,17 +105,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('mediaReconciler', media.reconciler);
   // Before the database closes (main.ts closes it after the app): a pass must not outlive it.
   app.addHook('onClose', () => media.reconciler.stop());
-  const songs = createSongsModule(ctx, { media });
+  const notifications = createNotificationsModule(ctx);
+  const premium = createPremiumModule(ctx);
+  const songs = createSongsModule(ctx, { media, notifications });
   const modules: FeatureModule[] = [
     createSystemModule(),
     auth,
     createMfaModule(ctx, { auth }),
-    createArtistApprovalModule(ctx),
+    createArtistApprovalModule(ctx, { notifications }),
     media,
     songs,
     createListeningModule(ctx, { songs }),
     createLibraryModule(ctx, { songs }),
-    createPremiumModule(ctx),
+    createPodcastsModule(ctx, { media, notifications }),
+    createPodcastFeedModule(ctx, { media }),
+    notifications,
+    createSocialModule(ctx, { notifications, songs }),
+    premium,
+    createAdsModule(ctx, { media, premium }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

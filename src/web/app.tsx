@@ -25,6 +25,19 @@ const SecurityPage = lazy(() => import('./features/auth/security-page.tsx'));
 const RecentlyPlayedPage = lazy(() => import('./features/listening/recently-played-page.tsx'));
 const StatsPage = lazy(() => import('./features/listening/stats-page.tsx'));
 const LikedSongsPage = lazy(() => import('./features/library/liked-songs-page.tsx'));
+const PlaylistsPage = lazy(() => import('./features/library/playlists-page.tsx'));
+const PlaylistPage = lazy(() => import('./features/library/playlist-page.tsx'));
+const ProfilePage = lazy(() => import('./features/social/profile-page.tsx'));
+const FollowingPage = lazy(() => import('./features/social/following-page.tsx'));
+const NotificationsPage = lazy(() => import('./features/notifications/notifications-page.tsx'));
+const PremiumPage = lazy(() => import('./features/premium/premium-page.tsx'));
+const CheckoutPage = lazy(() => import('./features/premium/checkout-page.tsx'));
+const ManageSubscriptionPage = lazy(
+  () => import('./features/premium/manage-subscription-page.tsx'),
+);
+const AdminAdsPage = lazy(() => import('./features/ads/admin-ads-page.tsx'));
+const PodcastsPage = lazy(() => import('./features/podcasts/podcasts-page.tsx'));
+const PodcastUploadPage = lazy(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
 function screen(
   path: string,
@@ -57,18 +70,20 @@ const routes: RouteObject[] = [
     children: [
       { index: true, handle: screens.home, element: <HomePage /> },
       screen('browse', screens.browse, BrowsePage),
-      screen('podcasts', screens.podcasts),
+      screen('podcasts', screens.podcasts, PodcastsPage),
       screen('search', screens.search, SearchPage),
-      screen('playlists', screens.library),
-      screen('playlist/:id', screens.playlist),
+      screen('playlists', screens.library, PlaylistsPage),
+      screen('playlist/:id', screens.playlist, PlaylistPage),
       screen('liked', screens.liked, LikedSongsPage),
       screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
       screen('stats', screens.stats, StatsPage),
-      screen('premium', screens.premium),
-      screen('profile', screens.profile),
-      screen('profile/:userId', screens.userProfile),
-      screen('following', screens.following),
-      screen('notifications', screens.notifications),
+      screen('premium', screens.premium, PremiumPage),
+      screen('premium/checkout', screens.premiumCheckout, CheckoutPage),
+      screen('premium/manage', screens.premiumManage, ManageSubscriptionPage),
+      screen('profile', screens.profile, ProfilePage),
+      screen('profile/:userId', screens.userProfile, ProfilePage),
+      screen('following', screens.following, FollowingPage),
+      screen('notifications', screens.notifications, NotificationsPage),
       screen('ai-music', screens.aiMusic),
       screen('settings/security', screens.security, SecurityPage),
       {
@@ -81,7 +96,7 @@ const routes: RouteObject[] = [
       },
       {
         element: <RequireRole role="artist" deniedMessage="Only artists can upload podcasts" />,
-        children: [screen('podcast-upload', screens.podcastUpload)],
+        children: [screen('podcast-upload', screens.podcastUpload, PodcastUploadPage)],
       },
       {
         element: <RequireRole role="artist" deniedMessage="Artist access only" />,
@@ -89,7 +104,10 @@ const routes: RouteObject[] = [
       },
       {
         element: <RequireRole role="admin" deniedMessage="Admin access only" />,
-        children: [screen('admin/withdrawals', screens.adminWithdrawals)],
+        children: [
+          screen('admin/withdrawals', screens.adminWithdrawals),
+          screen('admin/ads', screens.adminAds, AdminAdsPage),
+        ],
       },
       // Spec §2: the access check of the revenue screen is not shown; Canto keeps it admin-only.
       {

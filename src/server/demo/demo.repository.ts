@@ -62,12 +62,14 @@ export function createDemoRepository(db: Db) {
     },
 
     /**
-     * Everything but the accounts, in one transaction: all of it or none. `withSongs` adds
-     * to it once the songs are in (their media jobs, which then commit with them).
+     * Everything but the accounts, in one transaction: all of it or none. `withSongs` and
+     * `withEpisodes` add to it once those rows are in (their media jobs, which then commit
+     * with them).
      */
     async insertContent(
       c: DemoContent,
       withSongs?: (songIds: string[], tx: Db) => Promise<unknown>,
+      withEpisodes?: (episodeIds: string[], tx: Db) => Promise<unknown>,
     ): Promise<void> {
       await db.transaction(async (tx) => {
         for (const { userId, bio } of c.bios) {
@@ -81,7 +83,16 @@ export function createDemoRepository(db: Db) {
           );
         }
         if (c.podcasts.length) await tx.insert(podcasts).values(c.podcasts);
-        if (c.episodes.length) await tx.insert(podcastEpisodes).values(c.episodes);
+        if (c.episodes.length) {
+          const ids = await tx
+            .insert(podcastEpisodes)
+            .values(c.episodes)
+            .returning({ id: podcastEpisodes.id });
+          await withEpisodes?.(
+            ids.map((r) => r.id),
+            tx,
+          );
+        }
         if (c.follows.length) await tx.insert(userFollows).values(c.follows);
         if (c.likes.length) await tx.insert(likedSongs).values(c.likes);
         if (c.playlists.length) await tx.insert(playlists).values(c.playlists);

@@ -5,6 +5,7 @@ import type { RolesModule } from '../modules/roles/roles.module.ts';
 import type { DemoContent, DemoRepository } from './demo.repository.ts';
 import type { Db as Tx } from '../db/client.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
+import { feedUrlOf, podcastGuidOf } from '../modules/podcasts/podcasts.module.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../storage/storage.ts';
 import { renderCover } from './covers.ts';
 import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
@@ -39,6 +40,10 @@ export type DemoDeps = {
    * runs (docs/decisions/0014). Without it they keep their originals only.
    */
   enqueueMedia?: (songId: string, tx: Tx) => Promise<unknown>;
+  /** The same for an episode (the podcasts module's job), with the rows that write it. */
+  enqueueEpisodeMedia?: (episodeId: string, tx: Tx) => Promise<unknown>;
+  /** PUBLIC_URL: the demo show's podcast:guid is made from its feed URL, as for any show. */
+  publicUrl?: string;
 };
 
 export type DemoAccount = {
@@ -192,7 +197,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         flavour: FLAVOURS.Podcast,
         seconds: deps.songSeconds?.(i) ?? 30,
       });
-      episodes.push({ audio: await store('podcasts', 'wav', wav), durationMs });
+      episodes.push({ audio: await store('podcasts', 'wav', wav), bytes: wav.length, durationMs });
     }
     return { songs, showCover, episodes };
   };
@@ -266,9 +271,10 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       coverArtUrl: media.showCover.url,
       coverArtKey: media.showCover.key,
       createdAt: new Date(now - 20 * DAY),
+      feedGuid: deps.publicUrl ? podcastGuidOf(feedUrlOf(deps.publicUrl, podcastId)) : null,
     });
     for (const [i, e] of EPISODES.entries()) {
-      const { audio, durationMs } = media.episodes[i]!;
+      const { audio, bytes, durationMs } = media.episodes[i]!;
       content.episodes.push({
         id: crypto.randomUUID(),
         podcastId,
@@ -276,7 +282,12 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         description: e.description,
         audioUrl: audio.url,
         audioKey: audio.key,
+        // The feed's enclosure length and type.
+        audioBytes: bytes,
+        audioMime: MEDIA_TYPES.wav,
         durationMs,
+        // Playable from the original at once; renditions follow, as for uploads.
+        mediaStatus: deps.enqueueEpisodeMedia ? 'processing' : 'ready',
         episodeNumber: i + 1,
         publishedAt: new Date(now - (14 - i * 6) * DAY),
       });
@@ -399,11 +410,16 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     }
 
     const enqueue = deps.enqueueMedia;
+    const enqueueEpisode = deps.enqueueEpisodeMedia;
     await deps.repo.insertContent(
       content,
       enqueue &&
         (async (songIds, tx) => {
           for (const songId of songIds) await enqueue(songId, tx);
+        }),
+      enqueueEpisode &&
+        (async (episodeIds, tx) => {
+          for (const episodeId of episodeIds) await enqueueEpisode(episodeId, tx);
         }),
     );
     return { accounts: made, songs: content.songs.length, episodes: content.episodes.length };

@@ -1,10 +1,15 @@
-import { Link, NavLink } from 'react-router';
+import { useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { toast } from 'sonner';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { navGroups } from '@/web/shell/screens.ts';
 import { initial } from '@/web/lib/format.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { BrandMark, BrandName } from '@/web/shell/brand.tsx';
 import { Badge } from '@/web/components/ui/badge.tsx';
+import { CreatePlaylistDialog } from '@/web/features/library/create-playlist-dialog.tsx';
+import { PLAYLIST_TOAST } from '@/web/features/library/use-playlists.ts';
+import { playlistMessages } from '@/core/validation/playlist.rules.ts';
 
 const entryClass =
   'group flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-sidebar-foreground transition-colors outline-none hover:bg-sidebar-accent/60 hover:text-sidebar-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60';
@@ -14,6 +19,8 @@ const activeClass =
 export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user, isArtist, isAdmin, isPendingArtist } = useSession();
   const groups = navGroups.filter((g) => !g.artistOnly || isArtist);
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
 
   return (
     <div className="flex h-full flex-col bg-sidebar">
@@ -51,14 +58,14 @@ export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
                 return (
                   <li key={`${group.id}:${entry.label}`}>
                     {entry.action ? (
-                      <Link
-                        to={entry.to}
-                        state={{ create: true }}
-                        onClick={onNavigate}
-                        className={entryClass}
+                      <button
+                        type="button"
+                        aria-haspopup="dialog"
+                        onClick={() => setCreating(true)}
+                        className={cn(entryClass, 'w-full text-left')}
                       >
                         {content}
-                      </Link>
+                      </button>
                     ) : (
                       <NavLink
                         to={entry.to}
@@ -76,6 +83,21 @@ export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
           </div>
         ))}
       </nav>
+
+      {/* Spec §2: the sidebar's Create Playlist is the /playlists dialog, over any screen. */}
+      <CreatePlaylistDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onCreated={(playlist) => {
+          onNavigate?.();
+          // The listener stays where they were; the toast offers the new playlist.
+          toast.success(playlistMessages.created, {
+            id: PLAYLIST_TOAST,
+            description: playlist.title,
+            action: { label: 'Open', onClick: () => void navigate(`/playlist/${playlist.id}`) },
+          });
+        }}
+      />
 
       {user && (
         <div className="flex items-center gap-3 border-t border-sidebar-border px-4 py-4">

@@ -11,6 +11,7 @@ import {
   History,
   House,
   LayoutDashboard,
+  Megaphone,
   Library,
   ListMusic,
   ListPlus,
@@ -68,6 +69,16 @@ export const screens = {
     icon: Crown,
     description: 'Ad-free listening, unlimited skips and the AI music companion.',
   },
+  premiumCheckout: {
+    title: 'Checkout',
+    icon: Crown,
+    description: 'Test-mode checkout: no card is charged.',
+  },
+  premiumManage: {
+    title: 'Manage Subscription',
+    icon: Crown,
+    description: 'Your premium plan and its renewal.',
+  },
   profile: { title: 'Profile', icon: User, description: 'Your public profile on Canto.' },
   userProfile: { title: 'Profile', icon: User, description: 'Songs and stats of this listener.' },
   following: {
@@ -116,6 +127,11 @@ export const screens = {
     icon: Calculator,
     description: "Calculate artists' revenue for the current month.",
   },
+  adminAds: {
+    title: 'Ads',
+    icon: Megaphone,
+    description: 'The ad inventory shown to listeners without premium.',
+  },
   adminArtistApproval: { title: 'Artist Approval', icon: ShieldCheck, signedOutTo: '/' },
   security: {
     title: 'Security',
@@ -124,13 +140,15 @@ export const screens = {
   },
 } satisfies Record<string, ScreenHandle>;
 
-export interface NavEntry {
-  label: string;
-  to: string;
-  icon: LucideIcon;
-  /** Actions (Create Playlist) link somewhere but are never "the current page". */
-  action?: boolean;
-}
+/** A page to go to, or an action the sidebar performs where the listener is. */
+export type NavEntry = { label: string; icon: LucideIcon } & (
+  | { to: string; action?: undefined }
+  | {
+      /** Create Playlist opens its dialog over any screen: it is never "the current page". */
+      action: 'create-playlist';
+      to?: undefined;
+    }
+);
 
 export interface NavGroup {
   id: string;
@@ -159,7 +177,7 @@ export const navGroups: NavGroup[] = [
       { label: 'Profile', to: '/profile', icon: User },
       { label: 'Following', to: '/following', icon: Users },
       { label: 'AI Music', to: '/ai-music', icon: Sparkles },
-      { label: 'Create Playlist', to: '/playlists', icon: ListPlus, action: true },
+      { label: 'Create Playlist', icon: ListPlus, action: 'create-playlist' },
       { label: 'Liked Songs', to: '/liked', icon: Heart },
       { label: 'Recently Played', to: '/recently-played', icon: History },
       { label: 'Your Stats', to: '/stats', icon: ChartColumn },

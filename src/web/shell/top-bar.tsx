@@ -3,6 +3,7 @@ import { LogOut, Menu, Mic, Upload } from 'lucide-react';
 import { useSession, useSignOut } from '@/web/features/auth/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { NotificationBell } from '@/web/features/notifications/notification-bell.tsx';
+import { PremiumBadge } from '@/web/features/premium/premium-badge.tsx';
 
 export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () => void }) {
   const { isArtist } = useSession();
@@ -48,6 +49,7 @@ export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () =>
             </Button>
           </>
         )}
+        <PremiumBadge />
         <NotificationBell />
         <Button
           variant="outline"

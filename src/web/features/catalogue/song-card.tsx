@@ -8,10 +8,12 @@ import { songToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
 import { LikeButton } from '@/web/features/library/like-button.tsx';
+import { AddToPlaylistButton } from '@/web/features/library/add-to-playlist-button.tsx';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
 import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
 import { CoverArt } from './cover-art.tsx';
+import { ArtistLink } from '@/web/features/social/artist-link.tsx';
 
 export function SongCard({ song }: { song: Song }) {
   const { current, playing } = useNowPlaying();
@@ -80,16 +82,22 @@ export function SongCard({ song }: { song: Song }) {
           )}
         </button>
       </div>
-      <div className="mt-3 flex items-start gap-1">
-        <div className="min-w-0 flex-1">
+      {/* On a narrow card the actions wrap below the title rather than squeezing it. */}
+      <div className="mt-3 flex flex-wrap items-start gap-x-1">
+        <div className="min-w-24 flex-1">
           <h3 className="truncate text-sm font-semibold" title={song.title}>
             {song.title}
           </h3>
-          <p className="truncate text-xs text-muted-foreground">{artist}</p>
+          <p className="truncate text-xs text-muted-foreground">
+            <ArtistLink artistId={song.artist_id}>{artist}</ArtistLink>
+          </p>
         </div>
-        {/* Renders nothing for external catalogue tracks: only stored songs can be liked. */}
-        <LikeButton songId={song.id} title={song.title} />
-        {item && <AddToQueueButton item={item} className="-mr-1" />}
+        <div className="-mr-1 ml-auto flex items-center">
+          {/* Both render nothing for external catalogue tracks: only stored songs count. */}
+          <LikeButton songId={song.id} title={song.title} />
+          <AddToPlaylistButton song={song} />
+          {item && <AddToQueueButton item={item} />}
+        </div>
       </div>
       {/* The pipeline's state is the artist's business; listeners just play the song. */}
       {isOwner && <SongMediaStatus song={song} />}

@@ -1,7 +1,8 @@
-// A song as a list row (recently played, liked songs): Play/Pause, cover, title and artist,
-// then whatever the list adds (a time, Add to queue, Like). The row shows and says which
-// song is current; the card grid's counterpart is song-card.tsx.
-import type { ReactNode } from 'react';
+// A song as a list row (recently played, liked songs, a playlist): Play/Pause, cover, title
+// and artist, then whatever the list adds (a time, Like, Remove), Add to playlist and Add to
+// queue. The row shows and says which song is current; the card grid's counterpart is
+// song-card.tsx.
+import type { CSSProperties, ReactNode, Ref } from 'react';
 import { Pause, Play } from 'lucide-react';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -9,9 +10,11 @@ import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { songToPlayable } from '@/web/features/player/playable.ts';
 import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
+import { AddToPlaylistButton } from '@/web/features/library/add-to-playlist-button.tsx';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { CoverArt } from './cover-art.tsx';
 import { artistLabel } from './song-display.ts';
+import { ArtistLink } from '@/web/features/social/artist-link.tsx';
 
 export const songListClass =
   'divide-y divide-border/60 overflow-hidden rounded-xl border bg-card/40';
@@ -23,6 +26,10 @@ export function SongRow({
   testId,
   details,
   actions,
+  leading,
+  rowRef,
+  style,
+  className,
 }: {
   song: SongDto;
   testId: string;
@@ -30,6 +37,12 @@ export function SongRow({
   details?: ReactNode;
   /** After Add to queue: the list's own actions (e.g. Like). */
   actions?: ReactNode;
+  /** Before Play: e.g. a playlist's position or drag handle. */
+  leading?: ReactNode;
+  /** For lists that move rows (a sortable playlist). */
+  rowRef?: Ref<HTMLLIElement>;
+  style?: CSSProperties;
+  className?: string;
 }) {
   const { current, playing } = useNowPlaying();
   const { load } = usePlayerControls();
@@ -40,10 +53,13 @@ export function SongRow({
 
   return (
     <li
+      ref={rowRef}
+      style={style}
       data-testid={testId}
       aria-current={isCurrent ? 'true' : undefined}
-      className={cn(rowClass, 'transition-colors hover:bg-card', isCurrent && 'bg-card')}
+      className={cn(rowClass, 'transition-colors hover:bg-card', isCurrent && 'bg-card', className)}
     >
+      {leading}
       <Button
         size="icon"
         variant="ghost"
@@ -67,17 +83,26 @@ export function SongRow({
       </Button>
       <CoverArt
         src={song.cover_art_url}
-        className="size-11 shrink-0 rounded-md bg-muted object-cover"
+        // A row that leads with a position or handle leaves the cover out on phones: the
+        // title needs the room more.
+        className={cn(
+          'size-11 shrink-0 rounded-md bg-muted object-cover',
+          leading && 'max-sm:hidden',
+        )}
       />
       <div className="min-w-0 flex-1">
         {/* The row's background and aria-current mark the current song; brand-coloured text
             would fall below AA contrast on the card. */}
-        <p className="truncate text-sm font-semibold" title={song.title}>
+        <p className="truncate text-sm font-semibold" title={song.title} data-testid="song-title">
           {song.title}
         </p>
-        <p className="truncate text-xs text-muted-foreground">{artist}</p>
+        <p className="truncate text-xs text-muted-foreground">
+          <ArtistLink artistId={song.artist_id}>{artist}</ArtistLink>
+        </p>
       </div>
       {details}
+      {/* Nothing for external catalogue tracks or signed-out visitors. */}
+      <AddToPlaylistButton song={song} />
       {playable && <AddToQueueButton item={playable} />}
       {actions}
     </li>
