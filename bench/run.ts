@@ -27,6 +27,7 @@ const ORDER = [
   'streaming',
   'catalogue',
   'listening',
+  'notifications',
 ];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));

@@ -73,19 +73,27 @@ export type Server = {
   stop(): Promise<void>;
 };
 
-export type ServerKind = 'canto' | 'bare fastify';
+/** Canto, the bare Fastify baseline, or another baseline's own script (a bench's). */
+export type ServerKind = 'canto' | 'bare fastify' | { name: string; script: string };
 
 export async function startServer(
   kind: ServerKind,
-  env: Record<string, string> = {},
+  /** Extra environment; a function of the port for values that name it (PUBLIC_URL). */
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
   deadlineMs = 180_000,
 ): Promise<Server> {
   const port = await freePort();
-  const script = kind === 'canto' ? path.join(root, 'scripts', 'start.mjs') : bareFastifyScript();
+  const script =
+    kind === 'canto'
+      ? path.join(root, 'scripts', 'start.mjs')
+      : kind === 'bare fastify'
+        ? bareFastifyScript()
+        : kind.script;
+  const extra = typeof env === 'function' ? env(port) : env;
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [...startNodeOptions(), script], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...extra, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -104,7 +112,8 @@ export async function startServer(
     return { url, pid: child.pid!, startMs, rssMb: () => rssMb(child.pid!), stop };
   } catch (error) {
     await stop();
-    throw new Error(`${kind}: ${(error as Error).message}\n${stderr}`, { cause: error });
+    const name = typeof kind === 'string' ? kind : kind.name;
+    throw new Error(`${name}: ${(error as Error).message}\n${stderr}`, { cause: error });
   }
 }
 

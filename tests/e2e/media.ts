@@ -1,8 +1,9 @@
 // Real media for upload journeys, made in the test: a 16-bit PCM WAV sine and a PNG cover,
 // and the API upload of a tone as a song.
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
 import sharp from 'sharp';
 import { encodeWav } from '../../src/server/demo/synth.ts';
+import { ARTIST_STATE, requireArtistSession } from './support.ts';
 
 /** A mono 16-bit PCM WAV of a sine tone (encoded by the demo synth's WAV writer). */
 export function sineWav({ seconds = 10, hz = 440, sampleRate = 22_050 } = {}): Buffer {
@@ -50,4 +51,40 @@ export async function uploadTone(
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
+}
+
+type Playwright = PlaywrightWorkerArgs['playwright'];
+
+/**
+ * The fixture artist uploads one small tone song per title (8 kHz, `seconds` long, each a
+ * different pitch) and answers their ids in order: a journey's songs, made in its beforeAll.
+ */
+export async function uploadArtistTones(
+  playwright: Playwright,
+  baseURL: string | undefined,
+  titles: string[],
+  seconds: number,
+): Promise<string[]> {
+  requireArtistSession();
+  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  try {
+    return await Promise.all(
+      titles.map((title, i) =>
+        uploadTone(api, { title, seconds, hz: 330 + 110 * i, sampleRate: 8000 }),
+      ),
+    );
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** The fixture artist deletes a journey's songs (its afterAll). */
+export async function deleteArtistSongs(
+  playwright: Playwright,
+  baseURL: string | undefined,
+  ids: string[],
+): Promise<void> {
+  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  for (const id of ids) await api.delete(`/api/songs/${id}`);
+  await api.dispose();
 }

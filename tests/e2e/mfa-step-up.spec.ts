@@ -3,7 +3,7 @@
 // the factor was added elsewhere must then show the challenge, not a page of errors.
 import { request as newApiContext } from '@playwright/test';
 import { generate } from 'otplib';
-import { test, expect, sidebar, uniqueEmail, PASSWORD } from './support.ts';
+import { test, expect, sidebar, uniqueEmail, PASSWORD, ownAddress } from './support.ts';
 
 // The refused API call itself is what starts the challenge.
 test.use({ allowedConsoleErrors: [/status of 403/] });
@@ -38,6 +38,7 @@ test('a factor verified on another device sends an open aal1 tab to the challeng
 }) => {
   const email = uniqueEmail('step-up');
   const up = await page.request.post('/api/auth/sign-up', {
+    headers: ownAddress(),
     data: { email, password: PASSWORD, display_name: 'Step-up Listener', is_artist: false },
   });
   expect(up.status(), await up.text()).toBe(201);

@@ -3,7 +3,15 @@
 // expected origin), and browsers refuse an IP address as the rpID: these journeys run on
 // http://localhost:<port>, which is also PUBLIC_URL's default for the server's port.
 import type { BrowserContext, Page } from '@playwright/test';
-import { test, expect, expectToast, openAuth, uniqueEmail, PASSWORD } from './support.ts';
+import {
+  test,
+  expect,
+  expectToast,
+  openAuth,
+  uniqueEmail,
+  PASSWORD,
+  ownAddress,
+} from './support.ts';
 
 /** The configured base URL with 127.0.0.1 spelled localhost (same server, a valid rpID). */
 function onLocalhost(baseURL: string | undefined): string | undefined {
@@ -49,6 +57,7 @@ test('a passkey added on the Security screen raises the session to AAL2, and ste
   context,
 }) => {
   const up = await page.request.post('/api/auth/sign-up', {
+    headers: ownAddress(),
     data: {
       email: account.email,
       password: PASSWORD,

@@ -6,16 +6,8 @@
 // deletes them at the end.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import {
-  ARTIST_STATE,
-  E2E_ARTIST,
-  expect,
-  expectToast,
-  LISTENER_STATE,
-  requireArtistSession,
-  test,
-} from './support.ts';
-import { uploadTone } from './media.ts';
+import { E2E_ARTIST, expect, expectToast, LISTENER_STATE, test } from './support.ts';
+import { deleteArtistSongs, uploadArtistTones } from './media.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: LISTENER_STATE });
@@ -26,24 +18,14 @@ const [A, B, C, D] = titles as [string, string, string, string];
 const songIds: string[] = [];
 
 test.beforeAll(async ({ playwright, baseURL }) => {
-  requireArtistSession();
-  // Each upload is decoded to be measured, beside the other helpers' work on a busy machine.
+  // Each upload is decoded to be measured, beside other work on a busy machine.
   test.setTimeout(180_000);
-  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
-  const ids = await Promise.all(
-    // 3 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
-    titles.map((title, i) =>
-      uploadTone(api, { title, seconds: 180, hz: 330 + 110 * i, sampleRate: 8000 }),
-    ),
-  );
-  songIds.push(...ids);
-  await api.dispose();
+  // 3 minutes at 8 kHz: small to upload, long enough to never end mid-journey.
+  songIds.push(...(await uploadArtistTones(playwright, baseURL, titles, 180)));
 });
 
 test.afterAll(async ({ playwright, baseURL }) => {
-  const api = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
-  for (const id of songIds) await api.delete(`/api/songs/${id}`);
-  await api.dispose();
+  await deleteArtistSongs(playwright, baseURL, songIds);
 });
 
 const card = (page: Page, title: string) =>

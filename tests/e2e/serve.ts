@@ -52,6 +52,10 @@ const child = spawn(process.execPath, startArgs, {
     // A failing media job spends its five attempts in ~8-15 s rather than ~40-75 s (the
     // default 5 s first wait), so a journey can see it fail (docs/decisions/0013).
     JOB_RETRY_SECONDS: '1',
+    // Journeys that make accounts through the API say so as a proxy would (X-Forwarded-For,
+    // support.ts ownAddress), so they don't spend the browser's sign-up allowance (5 an hour
+    // per address); requests without the header stay 127.0.0.1.
+    TRUST_PROXY: '127.0.0.1',
   },
 });
 

@@ -19,7 +19,6 @@ const listenerEntries = [
   'Profile',
   'Following',
   'AI Music',
-  'Create Playlist',
   'Liked Songs',
   'Recently Played',
   'Your Stats',
@@ -37,6 +36,8 @@ test.describe('a listener', () => {
     for (const name of listenerEntries) {
       await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
     }
+    // An action, not a page: it opens the Create Playlist dialog over the current screen.
+    await expect(nav.getByRole('button', { name: 'Create Playlist', exact: true })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
     await expect(nav.getByRole('link', { name: 'Revenue' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Upload Music' })).toHaveCount(0);

@@ -118,3 +118,12 @@ export async function signOut(page: Page) {
 }
 
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
+
+/**
+ * Headers that give an API request an address of its own (TEST-NET-2, RFC 5737) through the
+ * e2e server's trusted proxy setting (serve.ts): a journey's sign-up then has its own rate
+ * limit bucket instead of the one every browser request shares.
+ */
+export function ownAddress(): Record<string, string> {
+  return { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 254)}` };
+}
