@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/server/app.ts';
 import { createMediaUrlSigner } from '../../src/server/security/media-url-signer.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
-import { MEDIA_TYPES, newKey, type Storage } from '../../src/server/storage/storage.ts';
+import { MEDIA_TYPES, newKey, ownedKey, type Storage } from '../../src/server/storage/storage.ts';
 import {
   freePort,
   nginxAvailable,
@@ -305,6 +305,18 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
       expect(res.status, ext).toBe(200);
       expect(res.headers['content-type'], ext).toBe(type);
     }
+    // An owned key (an avatar's `{userId}/{timestamp}.webp`) spans two path segments.
+    const avatar = ownedKey(crypto.randomUUID(), Date.now(), 'webp');
+    await storage.put('cover-art', avatar, Readable.from([Buffer.from('avatar')]), {
+      contentType: 'image/webp',
+      maxBytes: 10,
+    });
+    const res = await get(`/media/cover-art/${avatar}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.body.toString()).toBe('avatar');
+    const other = await get(`/media/cover-art/${avatar.replace('/', '/../')}`);
+    expect(other.status).toBeGreaterThanOrEqual(400);
   });
 
   it('serves a public SVG cover with its script-blocking CSP, and the placeholder for a missing one', async () => {

@@ -226,8 +226,9 @@ describe.each(dbKinds)('profiles and follows on %s', (kind) => {
   });
 
   describe('avatar', () => {
-    it('stores an image re-encoded under a fresh cover-art key and deletes the one it replaces', async () => {
+    it('stores an image re-encoded at {userId}/{timestamp}.webp in cover-art and deletes the one it replaces', async () => {
       const user = await makeUser(ctx, 'listener', 'Avatar Owner');
+      const before = ctx.clock.now().getTime();
       const res = await avatarUpload(user, [
         {
           name: 'avatar',
@@ -238,7 +239,11 @@ describe.each(dbKinds)('profiles and follows on %s', (kind) => {
       ]);
       expect(res.statusCode, res.body).toBe(200);
       const first = res.json<ProfileDto>().avatar_url!;
-      expect(first).toMatch(/^\/media\/cover-art\/[0-9a-f-]{36}\.webp$/);
+      const stamp = new RegExp(`^/media/cover-art/${user.userId}/(\\d+)\\.webp$`);
+      const [, storedAt] = stamp.exec(first) ?? [];
+      // The timestamp is the app clock's when the upload was saved (spec §6).
+      expect(Number(storedAt)).toBeGreaterThanOrEqual(before);
+      expect(Number(storedAt)).toBeLessThanOrEqual(ctx.clock.now().getTime());
       const served = await ctx.app.inject({ url: first });
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toBe('image/webp');
@@ -252,6 +257,7 @@ describe.each(dbKinds)('profiles and follows on %s', (kind) => {
       expect(again.statusCode, again.body).toBe(200);
       const second = again.json<ProfileDto>().avatar_url!;
       expect(second).not.toBe(first);
+      expect(second).toMatch(stamp);
       expect((await profile(user)).avatar_url).toBe(second);
       // The old file went once the new one was saved.
       expect(fs.existsSync(firstFile)).toBe(false);

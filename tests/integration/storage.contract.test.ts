@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../src/core/errors.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { createS3Storage } from '../../src/server/storage/s3-storage.ts';
-import { newKey, type Storage } from '../../src/server/storage/storage.ts';
+import { newKey, ownedKey, type Storage } from '../../src/server/storage/storage.ts';
 
 /**
  * One adapter under test: the storage, a raw listing of everything it left behind, and a
@@ -304,6 +304,12 @@ describe.each([
       `${crypto.randomUUID()}.html`,
       `${crypto.randomUUID()}`,
       `${crypto.randomUUID()}.mp3\0`,
+      `${crypto.randomUUID()}/../x.mp3`,
+      `${crypto.randomUUID()}/1/2.mp3`,
+      `${crypto.randomUUID()}/abc.mp3`,
+      `${crypto.randomUUID()}/.mp3`,
+      `${crypto.randomUUID()}//1.mp3`,
+      `/${crypto.randomUUID()}/1.mp3`,
       '',
     ];
     for (const key of bad) {
@@ -321,6 +327,26 @@ describe.each([
     expect(await codeOf(storage.stat('../music' as 'music', newKey('mp3')))).toBe(
       ErrorCode.validation,
     );
+  });
+
+  it("keeps an owned key (<owner>/<timestamp>.<ext>) under its owner, apart from the owner's others", async () => {
+    const owner = crypto.randomUUID();
+    const first = ownedKey(owner, 1_700_000_000_000, 'webp');
+    const second = ownedKey(owner, 1_700_000_000_001, 'webp');
+    expect(first).toBe(`${owner}/1700000000000.webp`);
+    const image = { contentType: 'image/webp', maxBytes: 1_000 };
+    await storage.put('cover-art', first, chunked(bytes(300, 1)), image);
+    await storage.put('cover-art', second, chunked(bytes(200, 2)), image);
+    expect((await storage.stat('cover-art', first))?.contentType).toBe('image/webp');
+    expect((await buffer(await storage.read('cover-art', first))).equals(bytes(300, 1))).toBe(true);
+    expect(
+      (await buffer(await storage.read('cover-art', second, { start: 10, end: 19 }))).equals(
+        bytes(200, 2).subarray(10, 20),
+      ),
+    ).toBe(true);
+    await storage.delete('cover-art', first);
+    expect(await storage.exists('cover-art', first)).toBe(false);
+    expect(await storage.exists('cover-art', second)).toBe(true);
   });
 
   it("refuses a content type that is not the key's", async () => {
@@ -378,7 +404,13 @@ describe.each([
         contentType: 'audio/mpeg',
         maxBytes: 1e6,
       });
-    const mine = [newKey('mp3'), newKey('mp3'), newKey('mp3')];
+    const owner = crypto.randomUUID();
+    const mine = [
+      newKey('mp3'),
+      newKey('mp3'),
+      ownedKey(owner, 1, 'mp3'),
+      ownedKey(owner, 2, 'mp3'),
+    ];
     for (const key of mine) await put('podcasts', key);
     const elsewhere = newKey('mp3');
     await put('music', elsewhere);
@@ -387,6 +419,8 @@ describe.each([
     await fx.plant('podcasts/notes.txt');
     await fx.plant(`podcasts/${crypto.randomUUID()}.exe`);
     await fx.plant(`${crypto.randomUUID()}.mp3`);
+    await fx.plant(`podcasts/${owner}/notes.txt`);
+    await fx.plant(`podcasts/not-an-owner/1.mp3`);
     expect(await listAll('podcasts')).toEqual([...mine].sort());
     expect(await listAll('music')).toEqual([elsewhere]);
 
@@ -519,6 +553,17 @@ describe('S3 adapter: unfinished multipart uploads', () => {
         .map((u) => `/canto/${u.Key}?${u.UploadId}`)
         .sort(),
     );
+  });
+});
+
+describe('ownedKey', () => {
+  it('puts a timestamped file under its owner, and nothing else', () => {
+    const owner = crypto.randomUUID();
+    expect(ownedKey(owner, 42, '.PNG')).toBe(`${owner}/42.png`);
+    expect(() => ownedKey('../x', 1, 'png')).toThrow(AppError);
+    expect(() => ownedKey(owner, -1, 'png')).toThrow(AppError);
+    expect(() => ownedKey(owner, 1.5, 'png')).toThrow(AppError);
+    expect(() => ownedKey(owner, 1, 'exe')).toThrow(AppError);
   });
 });
 

@@ -26,7 +26,7 @@ import {
 
 /**
  * Files under `<root>/<bucket>/<key>` (root is `${DATA_DIR}/media`, the layout the demo seed
- * writes). No sidecar files: the content type follows from the key's whitelisted extension,
+ * writes; an owned key's slash makes its owner's directory). No sidecar files: the content type follows from the key's whitelisted extension,
  * and the ETag from modification time + size — nginx's format, so a file sent by nginx
  * (MEDIA_OFFLOAD=x-accel) carries the same validator as one sent from here. It is strong
  * because an object is never rewritten under the same key.
@@ -40,6 +40,7 @@ import {
 
 // The temporary name a put writes under; a crash leaves it behind (sweepUnfinished).
 const PART_FILE = /^\.[0-9a-f-]{36}\.part$/;
+const OWNER_DIR = /^[0-9a-f-]{36}$/;
 
 export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } = {}): Storage {
   const ready = new Map<Bucket, Promise<unknown>>();
@@ -106,8 +107,10 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
       const file = fileOf(bucket, key);
       assertPutOptions(key, options);
       await ensureDir(bucket);
-      // Written beside the target and renamed, so a reader never sees half a file; the dot
-      // name can never match a valid key.
+      // An owned key (`<owner>/<timestamp>.<ext>`) lives in its owner's directory.
+      if (key.includes('/')) await fsp.mkdir(path.dirname(file), { recursive: true });
+      // Written in the bucket's directory and renamed, so a reader never sees half a file;
+      // the dot name can never match a valid key.
       const temp = path.join(dirOf(bucket), `.${crypto.randomUUID()}.part`);
       const limit = new ByteLimit(options.maxBytes);
       files.delete(file);
@@ -152,6 +155,12 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
       assertBucket(bucket);
       for await (const entry of entries(dirOf(bucket))) {
         if (entry.isFile() && isValidKey(entry.name)) yield entry.name;
+        // An owner's directory of owned keys; a directory is left in place once emptied.
+        if (!entry.isDirectory() || !OWNER_DIR.test(entry.name)) continue;
+        for await (const inner of entries(path.join(dirOf(bucket), entry.name))) {
+          const key = `${entry.name}/${inner.name}`;
+          if (inner.isFile() && isValidKey(key)) yield key;
+        }
       }
     },
 

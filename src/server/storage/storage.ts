@@ -96,7 +96,12 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-const KEY = /^[0-9a-f-]{36}\.[a-z0-9]{1,5}$/;
+// `<uuid>.<ext>` (newKey) or `<uuid>/<digits>.<ext>` (ownedKey). Nothing else: no dots but
+// the extension's, at most one slash, so a key can never climb out of its bucket.
+const KEY = /^[0-9a-f-]{36}(?:\/[0-9]{1,16})?\.([a-z0-9]{1,5})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// A stored file's URL as the rows keep it (`/media/<bucket>/<key>`).
+const STORED_URL = /^\/media\/([a-z-]+)\/([^?#]+)$/;
 
 export function isBucket(value: string): value is Bucket {
   return (BUCKETS as readonly string[]).includes(value);
@@ -106,9 +111,17 @@ export function isMediaExtension(value: string): value is MediaExtension {
   return Object.hasOwn(MEDIA_TYPES, value);
 }
 
-/** True for keys newKey could have made: a UUID and a whitelisted extension, nothing else. */
+/** True for keys newKey or ownedKey could have made, with a whitelisted extension. */
 export function isValidKey(key: string): boolean {
-  return KEY.test(key) && isMediaExtension(key.slice(37));
+  const m = KEY.exec(key);
+  return m !== null && isMediaExtension(m[1]!);
+}
+
+/** The bucket and key of a `/media/<bucket>/<key>` URL; null for any other (an external URL). */
+export function storedLocation(url: string | null): { bucket: Bucket; key: string } | null {
+  const m = url === null ? null : STORED_URL.exec(url);
+  if (!m || !isBucket(m[1]!) || !isValidKey(m[2]!)) return null;
+  return { bucket: m[1], key: m[2]! };
 }
 
 export function contentTypeOfKey(key: string): string {
@@ -123,6 +136,20 @@ export function newKey(ext: string): string {
   if (!isMediaExtension(clean))
     throw new AppError(ErrorCode.unsupportedMedia, `Unsupported file type: ${clean}`);
   return `${crypto.randomUUID()}.${clean}`;
+}
+
+/**
+ * A key under its owner's id, `<ownerId>/<timestamp>.<ext>`: where spec §6 puts avatars
+ * ({userId}/{timestamp}.{extension}). Unique as long as one owner makes at most one a
+ * millisecond, which the caller ensures (the timestamp is the owner's clock, not a secret).
+ */
+export function ownedKey(ownerId: string, timestamp: number, ext: string): string {
+  const clean = ext.toLowerCase().replace(/^\./, '');
+  if (!UUID.test(ownerId) || !Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new AppError(ErrorCode.validation, 'Invalid storage key');
+  if (!isMediaExtension(clean))
+    throw new AppError(ErrorCode.unsupportedMedia, `Unsupported file type: ${clean}`);
+  return `${ownerId}/${timestamp}.${clean}`;
 }
 
 /**

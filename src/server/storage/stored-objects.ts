@@ -1,12 +1,14 @@
-import type { Bucket, Storage } from './storage.ts';
+import { isBucket, type Bucket, type Storage } from './storage.ts';
 
 /**
  * A stored key as rows keep it: `<bucket>/<object>` (catalogue.schema.ts); a bare object key
- * (as older rows may have) belongs to the column's own `bucket`.
+ * (as older rows may have, or an owned key `<owner>/<timestamp>.<ext>`) belongs to the
+ * column's own `bucket`.
  */
 export function locateStored(stored: string, bucket: Bucket): [Bucket, string] {
   const slash = stored.indexOf('/');
-  return slash < 0 ? [bucket, stored] : [stored.slice(0, slash) as Bucket, stored.slice(slash + 1)];
+  const head = stored.slice(0, slash);
+  return slash > 0 && isBucket(head) ? [head, stored.slice(slash + 1)] : [bucket, stored];
 }
 
 type ErrorLog = { error(obj: object, msg: string): void };

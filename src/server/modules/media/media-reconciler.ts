@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../../core/clock.ts';
-import { BUCKETS, type Bucket, type Storage } from '../../storage/storage.ts';
+import { BUCKETS, storedLocation, type Bucket, type Storage } from '../../storage/storage.ts';
 import type { MediaReference, MediaReferencesRepository } from './media-references.repository.ts';
 
 type Log = {
@@ -36,9 +36,12 @@ export type MediaReconciler = {
 
 // An upload writes `<uuid>.upload` into its temp dir (songs.service.ts).
 const TEMP_FILE = /^[0-9a-f-]{36}\.upload$/;
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-// Objects Canto made: a UUID name (newKey). Any other valid-looking key is left alone.
-const MADE_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\./;
+// A UUID, and after it the timestamp of an owned key (`<owner>/<timestamp>.<ext>`) if any.
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/([0-9]{1,16})\.)?/g;
+// Objects Canto made: a UUID name (newKey) or one under its owner's UUID (ownedKey). Any
+// other valid-looking key is left alone.
+const MADE_KEY =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/[0-9]{1,16})?\./;
 /** Candidates looked at per pass in each direction; the rest wait for the next pass. */
 const MAX_CANDIDATES = 10_000;
 /** Files re-checked against the rows per query before they go. */
@@ -252,20 +255,31 @@ export function createMediaReconciler(deps: {
   };
 }
 
-/** The object name a key is stored under, without the extension: its UUID. */
-const nameOf = (key: string) => key.slice(0, 36);
-
-/** The UUIDs a row mentions anywhere in its URL or key: all of them protect their files. */
-function namesIn(ref: MediaReference): string[] {
-  return [...`${ref.url ?? ''} ${ref.key ?? ''}`.toLowerCase().matchAll(UUID)].map((m) => m[0]);
+/**
+ * A key's name, without the extension, as 64 bits: its UUID's first 64, mixed with the
+ * timestamp of an owned key, so each of an owner's files has a name of its own.
+ */
+function nameOf(key: string): bigint {
+  const owned = /^[^/]{36}\/([0-9]+)\./.exec(key);
+  return named(key, owned?.[1]);
 }
 
-const STORED_URL = /^\/media\/([a-z-]+)\/([^/?#]+)$/;
+const named = (uuid: string, timestamp: string | undefined) =>
+  timestamp === undefined ? prefix(uuid) : prefix(uuid) ^ BigInt(timestamp);
+
+/** The UUIDs a row mentions anywhere in its URL or key: all of them protect their files. */
+function namesIn(ref: MediaReference): bigint[] {
+  const text = `${ref.url ?? ''} ${ref.key ?? ''}`.toLowerCase();
+  // An owned key's owner alone is named too: an extra name can only keep a file.
+  return [...text.matchAll(UUID)].flatMap((m) =>
+    m[1] === undefined ? [prefix(m[0])] : [prefix(m[0]), named(m[0], m[1])],
+  );
+}
 
 /** Where the row's file is: its `/media/<bucket>/<key>` URL, else its key column. */
 function locate(ref: MediaReference): { bucket: Bucket; key: string } | null {
-  const m = ref.url ? STORED_URL.exec(ref.url) : null;
-  if (m) return made(m[1]!, m[2]!);
+  const stored = storedLocation(ref.url);
+  if (stored) return made(stored.bucket, stored.key);
   if (ref.url || !ref.key) return null; // an external URL: not ours to check
   const slash = ref.key.indexOf('/');
   return slash < 0
@@ -280,29 +294,28 @@ function made(bucket: string, key: string): { bucket: Bucket; key: string } | nu
 }
 
 /**
- * A set of UUIDs kept as their first 64 bits in one sorted typed array: 8 bytes a name, where
- * a Set of strings costs ~100 (a million songs have two million files). Two UUIDs sharing 64
- * bits would count as one; that can only keep a file, never delete one.
+ * A set of names (nameOf) in one sorted typed array: 8 bytes a name, where a Set of strings
+ * costs ~100 (a million songs have two million files). Two names sharing 64 bits would count
+ * as one; that can only keep a file, never delete one.
  */
 class NameSet {
   private items = new BigUint64Array(1024);
   private size = 0;
 
-  add(name: string) {
+  add(name: bigint) {
     if (this.size === this.items.length) {
       const grown = new BigUint64Array(this.items.length * 2);
       grown.set(this.items);
       this.items = grown;
     }
-    this.items[this.size++] = prefix(name);
+    this.items[this.size++] = name;
   }
 
   seal() {
     this.items = this.items.slice(0, this.size).sort();
   }
 
-  has(name: string): boolean {
-    const want = prefix(name);
+  has(want: bigint): boolean {
     let lo = 0;
     let hi = this.size - 1;
     while (lo <= hi) {

@@ -22,6 +22,14 @@ const CHECK_HEADER = 'x-canto-media-check';
 const FILE_HEADER = 'x-canto-media-file';
 
 const params = z.object({ bucket: z.string(), key: z.string() });
+// An owned key (`<owner>/<timestamp>.<ext>`, storage.ts ownedKey) spans two path segments.
+const ownedParams = z.object({ bucket: z.string(), owner: z.string(), file: z.string() });
+
+/** The key a request names, whichever of the two routes it came by. */
+function keyOf(request: FastifyRequest): { rawBucket: string; key: string } {
+  const p = request.params as Partial<z.infer<typeof params> & z.infer<typeof ownedParams>>;
+  return { rawBucket: p.bucket ?? '', key: p.key ?? `${p.owner}/${p.file}` };
+}
 const querystring = z.object({
   e: z.string().optional().describe('Expiry of a signed URL (Unix seconds)'),
   s: z.string().optional().describe('Signature of a signed URL'),
@@ -44,30 +52,35 @@ export const mediaRoutes =
     offload: MediaOffload;
   }): FastifyPluginAsyncZod =>
   async (app) => {
-    app.route({
-      method: ['GET', 'HEAD'],
-      url: '/media/:bucket/:key',
-      config: { access: 'public' },
-      // helmet's page headers (CSP, frame options…) are for documents; media sets its own
-      // (nosniff, CORP, a script-blocking CSP on SVG) and skips ~0.25 ms of header building
-      // per request, a third of a Range request's time to first byte.
-      helmet: false,
-      schema: {
-        tags: ['media'],
-        summary: 'Stream a stored file (signed URL for audio; Range, If-None-Match, If-Range)',
-        // Documentation only: the handler reads the raw values, so a malformed signature is
-        // a 403 like any other bad signature, and validation costs nothing per request.
-        params,
-        querystring,
-      },
-      // Checked by media.authorize, which is stricter than any schema (bucket list, key
-      // pattern, signature); skipping the validators saves a good part of a Range request.
-      validatorCompiler: () => () => true,
-      handler: (request, reply) => serve(request, reply),
-    });
+    for (const [url, shape] of [
+      ['/media/:bucket/:key', params],
+      ['/media/:bucket/:owner/:file', ownedParams],
+    ] as const) {
+      app.route({
+        method: ['GET', 'HEAD'],
+        url,
+        config: { access: 'public' },
+        // helmet's page headers (CSP, frame options…) are for documents; media sets its own
+        // (nosniff, CORP, a script-blocking CSP on SVG) and skips ~0.25 ms of header building
+        // per request, a third of a Range request's time to first byte.
+        helmet: false,
+        schema: {
+          tags: ['media'],
+          summary: 'Stream a stored file (signed URL for audio; Range, If-None-Match, If-Range)',
+          // Documentation only: the handler reads the raw values, so a malformed signature is
+          // a 403 like any other bad signature, and validation costs nothing per request.
+          params: shape,
+          querystring,
+        },
+        // Checked by media.authorize, which is stricter than any schema (bucket list, key
+        // pattern, signature); skipping the validators saves a good part of a Range request.
+        validatorCompiler: () => () => true,
+        handler: (request, reply) => serve(request, reply),
+      });
+    }
 
     async function serve(request: FastifyRequest, reply: FastifyReply) {
-      const { bucket: rawBucket, key } = request.params as z.infer<typeof params>;
+      const { rawBucket, key } = keyOf(request);
       if (request.headers[CHECK_HEADER] !== undefined) return check(request, reply);
       const access = media.authorize(rawBucket, key, request.query);
       const bucket = access.bucket;
@@ -157,7 +170,7 @@ export const mediaRoutes =
      * whether the file exists, and asks `serve` when it does not.
      */
     function check(request: FastifyRequest, reply: FastifyReply) {
-      const { bucket: rawBucket, key } = request.params as z.infer<typeof params>;
+      const { rawBucket, key } = keyOf(request);
       let answer: MediaCheck;
       try {
         // Only local files with MEDIA_OFFLOAD=x-accel are nginx's to send; otherwise `serve`

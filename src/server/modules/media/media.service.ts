@@ -1,7 +1,13 @@
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { MediaUrlSigner } from '../../security/media-url-signer.ts';
-import { isBucket, isValidKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import {
+  isBucket,
+  isValidKey,
+  storedLocation,
+  type Bucket,
+  type Storage,
+} from '../../storage/storage.ts';
 
 /**
  * Which media needs a signed URL, how stored URLs become the URLs clients get, and where an
@@ -34,8 +40,6 @@ const PRESIGN_TTL_S = 15 * 60;
 
 // Recently verified signed URLs kept (oldest dropped first).
 const VERIFIED_MAX = 1_000;
-
-const STORED = /^\/media\/([a-z-]+)\/([^/?#]+)$/;
 
 export type MediaAccess = {
   /** Unix seconds after which the request's URL stops working; undefined for public media. */
@@ -85,8 +89,8 @@ export function createMediaService(deps: {
    */
   function publicUrl(stored: string | null): string | null {
     if (stored === null) return null;
-    const m = STORED.exec(stored);
-    if (!m || !isBucket(m[1]!) || !SIGNED_BUCKETS.has(m[1])) return stored;
+    const location = storedLocation(stored);
+    if (!location || !SIGNED_BUCKETS.has(location.bucket)) return stored;
     return signer.sign(stored);
   }
 

@@ -7,6 +7,7 @@ import {
   type UpdateProfileBody,
 } from '../../../contracts/social.contract.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   profileLimits,
@@ -16,10 +17,9 @@ import {
 import type { IncomingPart } from '../../http/multipart-parts.ts';
 import { processCover, receiveCover } from '../../media/media-intake.ts';
 import {
-  isBucket,
-  isValidKey,
   MEDIA_TYPES,
-  newKey,
+  ownedKey,
+  storedLocation,
   type Bucket,
   type Storage,
 } from '../../storage/storage.ts';
@@ -34,6 +34,7 @@ export type ProfilesService = ReturnType<typeof createProfilesService>;
 export type ProfilesServiceDeps = {
   profiles: ProfilesRepository;
   storage: Storage;
+  clock: Clock;
   log: Log;
   /** The songs module's DTOs (signed URLs), in the order asked. */
   songsByIds: (ids: string[]) => Promise<SongDto[]>;
@@ -41,7 +42,6 @@ export type ProfilesServiceDeps = {
 
 /** Avatars live beside song covers (spec §7 Storage: the cover-art bucket), public like them. */
 const AVATAR_BUCKET = 'cover-art' as const;
-const STORED = /^\/media\/([a-z-]+)\/([^/?#]+)$/;
 
 export function toProfileDto(row: ProfileRow, viewerId: string): ProfileDto {
   const own = row.userId === viewerId;
@@ -96,8 +96,16 @@ export function createProfilesService(deps: ProfilesServiceDeps) {
 
   /** The bucket and key of a stored avatar URL; null for anything else (an external URL). */
   function storedAvatar(url: string | null): [Bucket, string] | null {
-    const [, bucket = '', key = ''] = (url ? STORED.exec(url) : null) ?? [];
-    return isBucket(bucket) && isValidKey(key) ? [bucket, key] : null;
+    const location = storedLocation(url);
+    return location && [location.bucket, location.key];
+  }
+
+  /** `{userId}/{timestamp}.webp` (spec §6), a millisecond on if that one exists already. */
+  async function avatarKey(userId: string): Promise<string> {
+    for (let at = deps.clock.now().getTime(); ; at++) {
+      const key = ownedKey(userId, at, 'webp');
+      if (!(await storage.exists(AVATAR_BUCKET, key))) return key;
+    }
   }
 
   return {
@@ -137,7 +145,7 @@ export function createProfilesService(deps: ProfilesServiceDeps) {
         throw asAvatarError(error);
       }
 
-      const key = newKey('webp');
+      const key = await avatarKey(userId);
       await storage.put(AVATAR_BUCKET, key, Readable.from([input]), {
         contentType: MEDIA_TYPES.webp,
         maxBytes: profileLimits.avatarMaxBytes * 4,

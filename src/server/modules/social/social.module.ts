@@ -27,6 +27,7 @@ export function createSocialModule(
   const profiles = createProfilesService({
     profiles: createProfilesRepository(db),
     storage: ctx.storage,
+    clock: ctx.clock,
     log: ctx.log,
     songsByIds: songs.songsByIds,
   });
