@@ -15,11 +15,19 @@ import { createMediaReferencesRepository } from '../../src/server/modules/media/
 import type { CrashStep } from '../../src/server/storage/crash-point.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { createS3Storage } from '../../src/server/storage/s3-storage.ts';
-import { newKey, type Bucket, type Storage } from '../../src/server/storage/storage.ts';
+import { newKey, ownedKey, type Bucket, type Storage } from '../../src/server/storage/storage.ts';
 import { startS3rver } from '../helpers/s3rver.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type DbKind, type TestDatabase } from '../helpers/test-db.ts';
-import { makePng, makeUser, makeWav, rows, type TestUser, uploadSong } from './songs-helpers.ts';
+import {
+  makePng,
+  makeUser,
+  makeWav,
+  multipart,
+  rows,
+  type TestUser,
+  uploadSong,
+} from './songs-helpers.ts';
 
 /*
  * Issue 7 point 7: the real server (src/server/main.ts) is SIGKILLed at each step of an upload
@@ -78,7 +86,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-type Server = { child: ChildProcess; url: string; exited: Promise<NodeJS.Signals | number | null> };
+type Server = {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<NodeJS.Signals | number | null>;
+  /** What the server printed so far, for a failing assertion's message. */
+  output(): string;
+};
 const running = new Set<ChildProcess>();
 
 /** The server on `db`, resolved once it answers and its start-up reconciliation has logged. */
@@ -142,7 +156,7 @@ async function start(db: TestDatabase, crashAt?: CrashStep): Promise<Server> {
     if (res?.ok) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, url, exited };
+  return { child, url, exited, output: () => output };
 }
 
 async function stop(server: Server) {
@@ -191,13 +205,13 @@ type ListedSong = {
  * The songs as the running server lists them, once their media jobs are done (the server's
  * worker runs them in the background, docs/decisions/0014).
  */
-async function listed(url: string, token: string): Promise<Listed[]> {
+async function listed(server: Server, token: string): Promise<Listed[]> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const res = await fetch(`${url}/api/songs?limit=50`, {
+    const res = await fetch(`${server.url}/api/songs?limit=50`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.status, `${await res.clone().text()}\n${server.output()}`).toBe(200);
     const { songs } = (await res.json()) as { songs: ListedSong[] };
     if (songs.some((s) => s.status === 'processing') && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 100));
@@ -243,7 +257,7 @@ describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind)
     for (const { step, left } of STEPS) {
       const server = await start(db, step);
       // The previous crash's leftovers are gone; what the rows say is what is stored.
-      const rows = token ? await listed(server.url, token) : [];
+      const rows = token ? await listed(server, token) : [];
       expect(rows).toHaveLength(expectedRows);
       expectAgreement(db.dataDir, rows);
       if (!token) {
@@ -268,12 +282,12 @@ describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind)
 
     // The last restart cleans up after the last crash; uploads then work as ever.
     const server = await start(db);
-    let rows = await listed(server.url, token);
+    let rows = await listed(server, token);
     expect(rows).toHaveLength(expectedRows);
     expectAgreement(db.dataDir, rows);
     const ok = await upload(server.url, token, wav, png);
     expect(ok instanceof Response && ok.status).toBe(201);
-    rows = await listed(server.url, token);
+    rows = await listed(server, token);
     expect(rows).toHaveLength(expectedRows + 1);
     await stop(server);
 
@@ -493,6 +507,42 @@ describe.each(
     await ctx.app.mediaReconciler.runOnce();
     expect(await exists('cover-art', noAudio.cover)).toBe(false);
     expect(await exists('music', noCover.file)).toBe(true);
+  });
+
+  it("keeps a profile's avatar, removes that owner's stray ones, and clears an avatar that is gone", async () => {
+    const user = await makeUser(ctx);
+    const { headers, payload } = multipart([{ name: 'avatar', filename: 'me.png', data: png }]);
+    const put = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/me/profile/avatar',
+      headers: { ...headers, ...user.headers },
+      payload,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const current = (put.json() as { avatar_url: string }).avatar_url.replace(
+      '/media/cover-art/',
+      '',
+    );
+    expect(current.startsWith(`${user.userId}/`)).toBe(true);
+    // A put whose profile update never ran, under the same owner's directory.
+    const stray = ownedKey(user.userId, 1_000, 'webp');
+    await store.put('cover-art', stray, Readable.from([Buffer.from('stray')]), {
+      contentType: 'image/webp',
+      maxBytes: 100,
+    });
+    age();
+    const report = await ctx.app.mediaReconciler.runOnce();
+    expect(report).toMatchObject({ orphans: 1, repaired: 0, refused: [] });
+    expect(await exists('cover-art', stray)).toBe(false);
+    expect(await exists('cover-art', current)).toBe(true);
+
+    await store.delete('cover-art', current);
+    expect(await ctx.app.mediaReconciler.runOnce()).toMatchObject({ repaired: 1 });
+    const [row] = await rows<{ avatar_url: string | null }>(
+      ctx,
+      sql`select avatar_url from profiles where user_id = ${user.userId}`,
+    );
+    expect(row?.avatar_url).toBeNull();
   });
 
   it('deletes nothing when most stored files look unreferenced (the wrong database?)', async () => {
