@@ -117,10 +117,13 @@ export function isValidKey(key: string): boolean {
   return m !== null && isMediaExtension(m[1]!);
 }
 
-/** The bucket and key of a `/media/<bucket>/<key>` URL; null for any other (an external URL). */
+/**
+ * The bucket and key of a `/media/<bucket>/<key>` URL; null for any other (an external URL).
+ * The key is as written: the caller decides what an invalid one means (isValidKey).
+ */
 export function storedLocation(url: string | null): { bucket: Bucket; key: string } | null {
   const m = url === null ? null : STORED_URL.exec(url);
-  if (!m || !isBucket(m[1]!) || !isValidKey(m[2]!)) return null;
+  if (!m || !isBucket(m[1]!)) return null;
   return { bucket: m[1], key: m[2]! };
 }
 

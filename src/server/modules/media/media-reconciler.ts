@@ -1,7 +1,13 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../../core/clock.ts';
-import { BUCKETS, storedLocation, type Bucket, type Storage } from '../../storage/storage.ts';
+import {
+  BUCKETS,
+  isValidKey,
+  storedLocation,
+  type Bucket,
+  type Storage,
+} from '../../storage/storage.ts';
 import type { MediaReference, MediaReferencesRepository } from './media-references.repository.ts';
 
 type Log = {
@@ -288,7 +294,7 @@ function locate(ref: MediaReference): { bucket: Bucket; key: string } | null {
 }
 
 function made(bucket: string, key: string): { bucket: Bucket; key: string } | null {
-  return (BUCKETS as readonly string[]).includes(bucket) && MADE_KEY.test(key)
+  return (BUCKETS as readonly string[]).includes(bucket) && MADE_KEY.test(key) && isValidKey(key)
     ? { bucket: bucket as Bucket, key }
     : null;
 }

@@ -17,6 +17,7 @@ import {
 import type { IncomingPart } from '../../http/multipart-parts.ts';
 import { processCover, receiveCover } from '../../media/media-intake.ts';
 import {
+  isValidKey,
   MEDIA_TYPES,
   ownedKey,
   storedLocation,
@@ -97,7 +98,7 @@ export function createProfilesService(deps: ProfilesServiceDeps) {
   /** The bucket and key of a stored avatar URL; null for anything else (an external URL). */
   function storedAvatar(url: string | null): [Bucket, string] | null {
     const location = storedLocation(url);
-    return location && [location.bucket, location.key];
+    return location && isValidKey(location.key) ? [location.bucket, location.key] : null;
   }
 
   /** `{userId}/{timestamp}.webp` (spec §6), a millisecond on if that one exists already. */
