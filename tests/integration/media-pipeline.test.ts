@@ -1,6 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { sql } from 'drizzle-orm';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SongDto } from '../../src/contracts/songs.contract.ts';
 import { waveformDocument } from '../../src/contracts/songs.contract.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
+import { killServerChildren, startServerChild } from '../helpers/server-child.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
 import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
 import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
@@ -600,62 +600,25 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
  * rows name: no orphan rendition, no temp file. The reconciler's age is an hour here, so it
  * is the job's own naming, not a sweep, that leaves nothing behind.
  */
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
-});
+afterAll(() => killServerChildren());
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(db: TestDatabase, crashAt?: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/server/main.ts')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+function startServer(db: TestDatabase, crashAt?: string) {
+  return startServerChild(
+    {
       DATA_DIR: db.dataDir,
       DATABASE_URL: db.url ?? '',
       SECRET_KEY: 'media-crash-secret-key-media-crash-secret-key',
       PUBLIC_URL: 'http://canto.test',
       DEMO: '0',
       CANTO_DEV: '1',
-      LOG_LEVEL: 'warn',
       CATALOGUE_URL: 'http://127.0.0.1:9',
       MEDIA_SWEEP_AGE_SECONDS: '3600',
       JOB_LEASE_SECONDS: '1',
       JOB_POLL_INTERVAL_MS: '100',
       CANTO_TEST_CRASH_AT: crashAt ?? '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c));
-  child.stderr!.on('data', (c: Buffer) => (output += c));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve(signal ?? code);
-    }),
+    { timeoutMs: 60_000 },
   );
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const res = await fetch(`${url}/api/health`).catch(() => null);
-    if (res?.ok) break;
-    if (Date.now() > until || child.exitCode !== null)
-      throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, exited };
 }
 
 const filesIn = (dir: string) =>

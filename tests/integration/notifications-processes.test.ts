@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATIONS_LIVE_PATH } from '../../src/contracts/notifications.contract.ts';
 import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
+import { startServerChild, stopServerChild, type ServerChild } from '../helpers/server-child.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import {
@@ -28,71 +27,28 @@ const onPostgres = dbKinds.includes('postgres');
 if (!onPostgres)
   console.warn('notifications-processes.test.ts skipped: PostgreSQL is not reachable');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitFor<T>(probe: () => Promise<T> | T, what: string, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe.runIf(onPostgres)('live notifications across app processes on PostgreSQL', () => {
   const ctx = useTestApp('postgres');
-  let child: ChildProcess;
-  let port: number;
-  let output = '';
+  let server: ServerChild;
+  let wsBase: string;
   const childDir = path.join(tmpRoot, `notifications-child-${process.pid}`);
 
   beforeAll(async () => {
-    port = await freePort();
     fs.mkdirSync(childDir, { recursive: true });
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: ctx.db.url!,
-        DATA_DIR: childDir,
-        // The same deployment as the test's app: its keys, issuer and origin.
-        SECRET_KEY: ctx.env.secretKey!,
-        PUBLIC_URL: ctx.env.publicUrl,
-        DEMO: '0',
-        LOG_LEVEL: 'error',
-        CANTO_DEV: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startServerChild({
+      DATABASE_URL: ctx.db.url!,
+      DATA_DIR: childDir,
+      // The same deployment as the test's app: its keys, issuer and origin.
+      SECRET_KEY: ctx.env.secretKey!,
+      PUBLIC_URL: ctx.env.publicUrl,
+      DEMO: '0',
+      CANTO_DEV: '1',
     });
-    child.stdout!.on('data', (c: Buffer) => (output += c));
-    child.stderr!.on('data', (c: Buffer) => (output += c));
-    await waitFor(
-      () =>
-        fetch(`http://127.0.0.1:${port}/api/health`).then(
-          (r) => r.ok,
-          () =>
-            child.exitCode !== null && Promise.reject(new Error(`the server exited: ${output}`)),
-        ),
-      'the second process to serve',
-    );
+    wsBase = server.url.replace(/^http/, 'ws');
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (server) await stopServerChild(server);
     fs.rmSync(childDir, { recursive: true, force: true });
   });
 
@@ -101,7 +57,7 @@ describe.runIf(onPostgres)('live notifications across app processes on PostgreSQ
     await createRolesRepository(ctx.db.database.db).grant(admin.userId, 'admin');
     const requester = await makeUser(ctx, 'pending_artist', 'Across');
 
-    const socket = new WebSocketClient(`ws://127.0.0.1:${port}${NOTIFICATIONS_LIVE_PATH}`, {
+    const socket = new WebSocketClient(`${wsBase}${NOTIFICATIONS_LIVE_PATH}`, {
       headers: { cookie: `canto_access=${requester.token}`, origin: ctx.env.publicUrl },
     });
     const live = new LiveClient(socket);
@@ -126,7 +82,7 @@ describe.runIf(onPostgres)('live notifications across app processes on PostgreSQ
     expect(pushed.notification).toMatchObject({ id: row!.id, type: 'artist_approved' });
 
     // A foreign page cannot open one there either.
-    const foreign = new WebSocketClient(`ws://127.0.0.1:${port}${NOTIFICATIONS_LIVE_PATH}`, {
+    const foreign = new WebSocketClient(`${wsBase}${NOTIFICATIONS_LIVE_PATH}`, {
       headers: { cookie: `canto_access=${requester.token}`, origin: 'https://evil.example' },
     });
     const status = await new Promise<number>((resolve) =>

@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killServerChildren, startServerChild, stopServerChild } from '../helpers/server-child.ts';
 
 // The real host process (src/server/main.ts): configuration errors, start-up and restart.
 const tsx = path.resolve('node_modules/.bin/tsx');
@@ -18,51 +18,12 @@ const baseEnv = {
   DATABASE_URL: '',
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const running = new Set<ChildProcess>();
-
-async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(tsx, [main], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: 'pipe',
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  // Generous: a first PGlite open is seconds alone, more on a loaded 2-core machine.
-  const deadline = Date.now() + 150_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not become healthy in 150 s');
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  child.kill('SIGTERM');
-  return exited;
-}
+/** The server on the test's DATA_DIR, once it answers (a first PGlite open takes seconds). */
+const start = () =>
+  startServerChild({ DATA_DIR: dataDir, DEMO: '0', CANTO_DEV: '1', DATABASE_URL: '' });
 
 afterAll(async () => {
-  for (const child of running) await stop(child);
+  killServerChildren();
   fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
@@ -84,20 +45,19 @@ describe('the server process', () => {
   });
 
   it('keeps its data across a graceful restart on the same DATA_DIR', async () => {
-    const port = await freePort();
     const credentials = { email: 'restart@example.com', password: 'restart-pass' };
-    let server = await start(port);
-    const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up`, {
+    let server = await start();
+    const signUp = await fetch(`${server.url}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...credentials, display_name: 'Restart Person' }),
     });
     expect(signUp.status).toBe(201);
-    expect(await stop(server)).toBe(0);
+    expect(await stopServerChild(server)).toBe(0);
 
-    server = await start(port);
+    server = await start();
     try {
-      const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in`, {
+      const signIn = await fetch(`${server.url}/api/auth/sign-in`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(credentials),
@@ -105,7 +65,7 @@ describe('the server process', () => {
       expect(signIn.status).toBe(200);
       expect((await signIn.json()).user.display_name).toBe('Restart Person');
     } finally {
-      expect(await stop(server)).toBe(0);
+      expect(await stopServerChild(server)).toBe(0);
     }
   }, 400_000);
 });

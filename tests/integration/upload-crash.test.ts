@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
@@ -17,6 +15,12 @@ import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { createS3Storage } from '../../src/server/storage/s3-storage.ts';
 import { newKey, ownedKey, type Bucket, type Storage } from '../../src/server/storage/storage.ts';
 import { startS3rver } from '../helpers/s3rver.ts';
+import {
+  killServerChildren,
+  startServerChild,
+  stopServerChild,
+  type ServerChild,
+} from '../helpers/server-child.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type DbKind, type TestDatabase } from '../helpers/test-db.ts';
 import {
@@ -37,7 +41,6 @@ import {
  * step, so five crashes cost six starts per database.
  */
 
-const main = path.resolve('src/server/main.ts');
 const ARTIST = { email: 'crash@canto.test', password: 'crash-pass-123', displayName: 'Crash' };
 
 /** Steps in upload order, with what the killed process must have left (proof it got there). */
@@ -77,34 +80,12 @@ function counts(dataDir: string): Record<Area, number> {
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+type Server = ServerChild;
 
-type Server = {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-  /** What the server printed so far, for a failing assertion's message. */
-  output(): string;
-};
-const running = new Set<ChildProcess>();
-
-/** The server on `db`, resolved once it answers and its start-up reconciliation has logged. */
-async function start(db: TestDatabase, crashAt?: CrashStep): Promise<Server> {
-  const port = await freePort();
-  // node itself with tsx's loader (not the tsx launcher, which would stand between): the
-  // process that kills itself is the child, and its exit says SIGKILL.
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+/** The server on `db`, resolved once it listens and its start-up reconciliation has logged. */
+function start(db: TestDatabase, crashAt?: CrashStep): Promise<Server> {
+  return startServerChild(
+    {
       DATA_DIR: db.dataDir,
       DATABASE_URL: db.url ?? '',
       SECRET_KEY: 'crash-test-secret-key-crash-test-secret-key',
@@ -112,56 +93,24 @@ async function start(db: TestDatabase, crashAt?: CrashStep): Promise<Server> {
       PUBLIC_URL: 'http://canto.test',
       DEMO: '0',
       CANTO_DEV: '1', // no web build here
-      LOG_LEVEL: 'info',
       CATALOGUE_URL: 'http://127.0.0.1:9',
       // Everything a crash left is stale at once: no upload of this test is in flight then.
       MEDIA_SWEEP_AGE_SECONDS: '0',
       CANTO_TEST_CRASH_AT: crashAt ?? '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      resolve(signal ?? code);
-    }),
+    {
+      readyWhen: (entry, line) => {
+        if (entry.msg === 'media reconciled') return true;
+        if (entry.msg?.includes('media reconcil')) throw new Error(`reconciliation: ${line}`);
+        return false;
+      },
+      timeoutMs: 60_000,
+    },
   );
-  let output = '';
-  const reconciled = new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      for (const line of output.split('\n')) {
-        if (!line.includes('media reconcil')) continue;
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        if (entry.msg === 'media reconciled') resolve(entry);
-        else reject(new Error(`reconciliation: ${line}`));
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    void exited.then((how) =>
-      reject(new Error(`server exited (${how}) before it reconciled:\n${output}`)),
-    );
-  });
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(
-      () => reject(new Error(`no reconciliation within 60 s:\n${output}`)),
-      60_000,
-    ).unref(),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await Promise.race([reconciled, timeout]);
-  for (;;) {
-    const res = await fetch(`${url}/api/health`).catch(() => null);
-    if (res?.ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url, exited, output: () => output };
 }
 
 async function stop(server: Server) {
-  server.child.kill('SIGTERM');
-  expect(await server.exited).toBe(0);
+  expect(await stopServerChild(server)).toBe(0);
 }
 
 /** An upload with a cover; the server may die under it, so the answer may never come. */
@@ -229,7 +178,7 @@ async function listed(server: Server, token: string): Promise<Listed[]> {
 }
 
 afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
+  killServerChildren();
 });
 
 describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind) => {
