@@ -13,6 +13,10 @@ import { TestClock, testEnv, useTestApp, type TestContext } from '../helpers/tes
 import { createTestDatabase } from '../helpers/test-db.ts';
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
+/** The URL with the signature's first character changed (always a change, whatever it was). */
+const tamper = (url: string) =>
+  url.replace(/s=(.)/, (_, c: string) => `s=${c === 'A' ? 'B' : 'A'}`);
+
 /*
  * Media URLs are signed and expiring (docs/decisions/0010): the API signs the stored
  * `/media/<bucket>/<key>` of audio when it serializes a row; the media route lets a request
@@ -280,7 +284,7 @@ describe('MEDIA_OFFLOAD=x-accel (local storage)', () => {
   it('never redirects nginx to a file for a bad request', async () => {
     const cases = [
       { url: `/media/music/${wav}`, status: 403 },
-      { url: signed.replace(/s=./, 's=_'), status: 403 },
+      { url: tamper(signed), status: 403 },
       {
         url: createMediaUrlSigner({ secretKey: ctx.env.secretKey!, clock: ctx.clock }).sign(
           `/media/music/${newKey('wav')}`,
@@ -421,11 +425,7 @@ describe('STORAGE=s3 (s3rver)', () => {
 
     it('never redirects a bare, tampered, swapped or expired URL', async () => {
       const signed = t.signer.sign(`/media/music/${wav}`);
-      const urls = [
-        `/media/music/${wav}`,
-        signed.replace(/s=./, 's=_'),
-        signed.replace(wav, newKey('wav')),
-      ];
+      const urls = [`/media/music/${wav}`, tamper(signed), signed.replace(wav, newKey('wav'))];
       for (const url of urls) {
         const res = await t.app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(403);
