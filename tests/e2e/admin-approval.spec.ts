@@ -15,7 +15,12 @@ test.beforeEach(() => requireAdminSession());
 
 async function asAdmin(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const page = await (await browser.newContext({ baseURL, storageState: ADMIN_STATE })).newPage();
-  await page.goto('/admin/artist-approval');
+  await page.goto('/');
+  // Admins find their screens in the sidebar's Admin group.
+  const nav = sidebar(page);
+  for (const name of ['Withdrawals', 'Revenue Calculation', 'Ads'])
+    await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+  await nav.getByRole('link', { name: 'Artist Approval', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Artist Approval' })).toBeVisible();
   return page;
 }

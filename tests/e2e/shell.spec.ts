@@ -40,6 +40,8 @@ test.describe('a listener', () => {
     await expect(nav.getByRole('button', { name: 'Create Playlist', exact: true })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
     await expect(nav.getByRole('link', { name: 'Revenue' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Artist Approval' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Ads', exact: true })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Upload Music' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Upload Podcast' })).toHaveCount(0);
   });

@@ -18,7 +18,7 @@ const activeClass =
 
 export function AppSidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user, isArtist, isAdmin, isPendingArtist } = useSession();
-  const groups = navGroups.filter((g) => !g.artistOnly || isArtist);
+  const groups = navGroups.filter((g) => (!g.artistOnly || isArtist) && (!g.adminOnly || isAdmin));
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
 

@@ -155,6 +155,8 @@ export interface NavGroup {
   label: string;
   entries: NavEntry[];
   artistOnly?: boolean;
+  /** Not in spec §2's sidebar: admins would otherwise reach their screens only by URL. */
+  adminOnly?: boolean;
 }
 
 export const navGroups: NavGroup[] = [
@@ -190,6 +192,17 @@ export const navGroups: NavGroup[] = [
     entries: [
       { label: 'Dashboard', to: '/dashboard', icon: LayoutDashboard },
       { label: 'Revenue', to: '/artist-revenue', icon: DollarSign },
+    ],
+  },
+  {
+    id: 'admin',
+    label: 'Admin',
+    adminOnly: true,
+    entries: [
+      { label: 'Artist Approval', to: '/admin/artist-approval', icon: ShieldCheck },
+      { label: 'Withdrawals', to: '/admin/withdrawals', icon: Wallet },
+      { label: 'Revenue Calculation', to: '/admin/revenue', icon: Calculator },
+      { label: 'Ads', to: '/admin/ads', icon: Megaphone },
     ],
   },
 ];
