@@ -26,10 +26,11 @@ import {
 
 /**
  * Files under `<root>/<bucket>/<key>` (root is `${DATA_DIR}/media`, the layout the demo seed
- * writes; an owned key's slash makes its owner's directory). No sidecar files: the content type follows from the key's whitelisted extension,
- * and the ETag from modification time + size — nginx's format, so a file sent by nginx
- * (MEDIA_OFFLOAD=x-accel) carries the same validator as one sent from here. It is strong
- * because an object is never rewritten under the same key.
+ * writes; an owned key's slash makes its owner's directory). No sidecar files: the content
+ * type follows from the key's whitelisted extension, and the ETag from modification time +
+ * size — nginx's format, so a file sent by nginx (MEDIA_OFFLOAD=x-accel) carries the same
+ * validator as one sent from here. It is strong because an object is never rewritten under
+ * the same key.
  *
  * That immutability also lets a file's stat and an open descriptor be kept briefly (players
  * send many Range requests for one file): a read then costs one positioned read per chunk,
