@@ -102,6 +102,12 @@ export type PodcastFields = z.infer<typeof podcastFields>;
  * status 'processing'. Duration is read from the file. Messages of spec §5.
  */
 
+/*
+ * DELETE /api/podcasts/{id} (the show's creator) → 204: the show, its episodes and their
+ * files. DELETE /api/episodes/{id} (its show's creator) → 204: the episode and its files.
+ * Another artist 403, a listener 403, an unknown id 404, a malformed one 400.
+ */
+
 /** PUT /api/me/episode-progress/{id}: where the listener is now (signed in). */
 export const episodeProgressBody = z.strictObject({
   position: z

@@ -36,6 +36,13 @@ export const podcastMessages = {
   podcastNotFound: 'Podcast not found',
   episodeNotFound: 'Episode not found',
   notCreator: "Only the show's creator can change it or add episodes",
+  // Deleting an episode or a show (its creator only): the web's confirm and toasts.
+  deleteEpisodeTitle: 'Delete episode?',
+  deleteShowTitle: 'Delete show?',
+  episodeDeleted: 'Episode deleted',
+  showDeleted: 'Show deleted',
+  deleteEpisodeFailed: 'Failed to delete episode',
+  deleteShowFailed: 'Failed to delete show',
   category: 'Choose a category from the list',
   language: 'Language must be a language tag such as en or pt-BR',
   position: 'Position must be a number of seconds, at least 0',

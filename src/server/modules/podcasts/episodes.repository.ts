@@ -1,6 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { episodeProgress, podcastEpisodes } from '../../db/schema/index.ts';
+import {
+  episodeProgress,
+  podcastEpisodeRenditions,
+  podcastEpisodes,
+} from '../../db/schema/index.ts';
 
 export type EpisodeRow = typeof podcastEpisodes.$inferSelect;
 export type NewEpisode = typeof podcastEpisodes.$inferInsert;
@@ -44,6 +48,33 @@ export function createEpisodesRepository(db: Db) {
         .where(eq(podcastEpisodes.id, id))
         .limit(1);
       return row ?? null;
+    },
+
+    /**
+     * Deletes an episode; its renditions and listeners' progress go with it (ON DELETE
+     * CASCADE), plays keep nothing of it (cascade) and ad impressions keep their earnings
+     * (SET NULL). Under the row's lock, as the media job stores its outcome: the renditions
+     * read here are all there will be (a job finishing later finds no episode and deletes its
+     * own files). Null when it is gone; otherwise the row and its renditions' keys, whose
+     * files are the caller's to delete once this has committed.
+     */
+    async delete(id: string): Promise<{ row: EpisodeRow; renditionKeys: string[] } | null> {
+      return db.transaction(async (tx) => {
+        await tx
+          .select({ id: podcastEpisodes.id })
+          .from(podcastEpisodes)
+          .where(eq(podcastEpisodes.id, id))
+          .for('update');
+        const renditions = await tx
+          .select({ key: podcastEpisodeRenditions.fileKey })
+          .from(podcastEpisodeRenditions)
+          .where(eq(podcastEpisodeRenditions.episodeId, id));
+        const [row] = await tx
+          .delete(podcastEpisodes)
+          .where(eq(podcastEpisodes.id, id))
+          .returning();
+        return row ? { row, renditionKeys: renditions.map((r) => r.key) } : null;
+      });
     },
 
     /**

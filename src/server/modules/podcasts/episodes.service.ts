@@ -29,7 +29,7 @@ import {
   type ReceivedAudio,
 } from '../../media/media-intake.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
-import { discardStored } from '../../storage/stored-objects.ts';
+import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { EpisodeMediaRepository, EpisodeRenditionRow } from './episode-media.repository.ts';
 import type { EpisodeProgressRepository } from './episode-progress.repository.ts';
 import type { EpisodeRow, EpisodesRepository, ProgressRow } from './episodes.repository.ts';
@@ -219,6 +219,27 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
       } finally {
         await fsp.rm(tempPath, { force: true });
       }
+    },
+
+    /**
+     * Deletes an episode (its show's creator only): the row first, with its renditions and
+     * listeners' progress, then, once that has committed, its files (original, renditions,
+     * waveform). A file without a row is garbage the reconciler would sweep; a row without
+     * its file would be a broken episode. A media job still queued finds no row and stops.
+     */
+    async remove(userId: string, episodeId: string): Promise<void> {
+      const episode = await episodes.findById(episodeId);
+      if (!episode) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      await ownedShow(deps.shows, userId, episode.podcastId);
+      const deleted = await episodes.delete(episodeId);
+      if (!deleted) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      const { row, renditionKeys } = deleted;
+      const keys = [row.audioKey, row.waveformKey, ...renditionKeys];
+      await discardStored(
+        storage,
+        log,
+        keys.flatMap((k) => (k ? [locateStored(k, 'podcasts')] : [])),
+      );
     },
 
     /**

@@ -1,6 +1,11 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
+import {
+  podcastEpisodeRenditions,
+  podcastEpisodes,
+  podcasts,
+  profiles,
+} from '../../db/schema/index.ts';
 
 export type NewShow = typeof podcasts.$inferInsert;
 /** A show with what its DTO needs beyond the row: the creator's name, its episode count. */
@@ -13,6 +18,9 @@ export type ShowPatch = Partial<
 >;
 
 export type PodcastsRepository = ReturnType<typeof createPodcastsRepository>;
+
+/** A deleted show's stored keys: its cover (cover-art bucket), its episodes' audio (podcasts). */
+export type StoredKeys = { cover: string | null; audio: string[] };
 
 /** Podcast shows (spec §3 podcasts, issue 10 §4–5). */
 export function createPodcastsRepository(db: Db) {
@@ -63,6 +71,57 @@ export function createPodcastsRepository(db: Db) {
       const row = await findById(show.id);
       if (!row) throw new Error('podcast insert left no row');
       return row;
+    },
+
+    /**
+     * Deletes a show with all its episodes (ON DELETE CASCADE, and from them their
+     * renditions and progress). The show's row lock comes first: an episode insert waits for
+     * it (its foreign key), so no episode is added unseen; then each episode's lock, as the
+     * media job takes it to store an outcome, so the renditions read here are all there will
+     * be. Null when it is gone; otherwise every storage key the rows named (cover, originals,
+     * waveforms, renditions), for the caller to delete once this has committed.
+     */
+    async delete(
+      id: string,
+    ): Promise<{ row: typeof podcasts.$inferSelect; keys: StoredKeys } | null> {
+      return db.transaction(async (tx) => {
+        const [show] = await tx
+          .select({ id: podcasts.id })
+          .from(podcasts)
+          .where(eq(podcasts.id, id))
+          .for('update');
+        if (!show) return null;
+        const episodes = await tx
+          .select({
+            id: podcastEpisodes.id,
+            audioKey: podcastEpisodes.audioKey,
+            waveformKey: podcastEpisodes.waveformKey,
+          })
+          .from(podcastEpisodes)
+          .where(eq(podcastEpisodes.podcastId, id))
+          .orderBy(podcastEpisodes.id)
+          .for('update');
+        const ids = episodes.map((e) => e.id);
+        const renditions =
+          ids.length === 0
+            ? []
+            : await tx
+                .select({ key: podcastEpisodeRenditions.fileKey })
+                .from(podcastEpisodeRenditions)
+                .where(inArray(podcastEpisodeRenditions.episodeId, ids));
+        const [row] = await tx.delete(podcasts).where(eq(podcasts.id, id)).returning();
+        if (!row) return null;
+        return {
+          row,
+          keys: {
+            cover: row.coverArtKey,
+            audio: [
+              ...episodes.flatMap((e) => [e.audioKey, e.waveformKey]),
+              ...renditions.map((r) => r.key),
+            ].filter((k): k is string => k !== null),
+          },
+        };
+      });
     },
 
     /**

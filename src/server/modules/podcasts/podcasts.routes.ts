@@ -139,6 +139,23 @@ export const podcastsRoutes =
         podcasts.update(requirePrincipal(request).userId, request.params.id, showParts(request)),
     );
 
+    app.delete(
+      '/podcasts/:id',
+      {
+        // The artist role at the edge (revoking it ends these rights), the creator in the service.
+        config: { access: 'artist' },
+        schema: {
+          tags: ['podcasts'],
+          summary: 'Delete a show, its episodes and their files (its creator only)',
+          params: podcastIdParams,
+        },
+      },
+      async (request, reply) => {
+        await podcasts.remove(requirePrincipal(request).userId, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+
     app.post(
       '/podcasts/:id/episodes',
       {
@@ -174,6 +191,22 @@ export const podcastsRoutes =
           episodeParts(request),
         );
         return reply.status(201).send(episode);
+      },
+    );
+
+    app.delete(
+      '/episodes/:id',
+      {
+        config: { access: 'artist' },
+        schema: {
+          tags: ['podcasts'],
+          summary: "Delete an episode and its files (its show's creator only)",
+          params: episodeIdParams,
+        },
+      },
+      async (request, reply) => {
+        await episodes.remove(requirePrincipal(request).userId, request.params.id);
+        return reply.status(204).send();
       },
     );
 

@@ -53,7 +53,7 @@ function changesOf(fields: Partial<PodcastFields>): ShowPatch {
   return patch;
 }
 
-/** Podcast shows (issue 10 §4–5): the list, one show with its episodes, create and edit. */
+/** Podcast shows (issue 10 §4–5): the list, one show with its episodes, create, edit, delete. */
 export function createPodcastsService(deps: PodcastsServiceDeps) {
   const { shows, storage, log } = deps;
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
@@ -156,6 +156,23 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
         if (stored) await discard([['cover-art', stored.object]]);
         throw error;
       }
+    },
+
+    /**
+     * Deletes a show (its creator only) and every episode of it, in one transaction; then,
+     * once that has committed, every file the rows named (cover, and each episode's original,
+     * renditions and waveform). Files go last: if the delete fails nothing is lost, and a
+     * file left by a failed removal is swept by the media reconciler.
+     */
+    async remove(userId: string, podcastId: string): Promise<void> {
+      await ownedShow(shows, userId, podcastId);
+      const deleted = await shows.delete(podcastId);
+      if (!deleted) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
+      const { cover, audio } = deleted.keys;
+      await discard([
+        ...(cover ? [locateStored(cover, 'cover-art')] : []),
+        ...audio.map((k) => locateStored(k, 'podcasts')),
+      ]);
     },
 
     /**
