@@ -138,6 +138,8 @@ export const adImpressions = pgTable(
     uniqueIndex('ad_impressions_showing_key').on(t.showingId),
     check('ad_impressions_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) <= 1`),
     index('ad_impressions_created_idx').on(t.createdAt),
+    // The admin inventory's counts per ad, all time and last 30 days: index-only range reads.
+    index('ad_impressions_ad_created_idx').on(t.adId, t.createdAt),
   ],
 );
 
