@@ -41,8 +41,18 @@ export const adminAdDto = z.object({
 });
 export type AdminAdDto = z.infer<typeof adminAdDto>;
 
-/** GET /api/admin/ads (admin): every ad, newest first. */
-export const adminAdList = z.object({ items: z.array(adminAdDto) });
+/**
+ * An ad in the admin's list, with its impressions (paid per impression): all time, and
+ * those of the last 30 days by the server's clock.
+ */
+export const adminAdListItem = adminAdDto.extend({
+  impressions: z.number().int().nonnegative(),
+  impressions_30d: z.number().int().nonnegative(),
+});
+export type AdminAdListItem = z.infer<typeof adminAdListItem>;
+
+/** GET /api/admin/ads (admin): every ad, newest first, with its impression counts. */
+export const adminAdList = z.object({ items: z.array(adminAdListItem) });
 export type AdminAdList = z.infer<typeof adminAdList>;
 
 /**

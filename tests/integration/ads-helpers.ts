@@ -5,6 +5,7 @@ import type {
   AdDto,
   AdminAdDto,
   AdminAdList,
+  AdminAdListItem,
 } from '../../src/contracts/ads.contract.ts';
 import type { TestContext } from '../helpers/test-app.ts';
 import { makeUser, multipart, rows, type Part, type TestUser } from './songs-helpers.ts';
@@ -69,7 +70,7 @@ export async function createAd(
   return res.json<AdminAdDto>();
 }
 
-export async function listAds(ctx: TestContext, admin: TestUser): Promise<AdminAdDto[]> {
+export async function listAds(ctx: TestContext, admin: TestUser): Promise<AdminAdListItem[]> {
   const res = await ctx.app.inject({ url: '/api/admin/ads', headers: admin.headers });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<AdminAdList>().items;

@@ -430,4 +430,79 @@ describe.each(dbKinds)('ads on %s', (kind) => {
     const ok = await postImpression(ctx, listener, { ad_id: ad.id, showing_id: shown.showing_id });
     expect(ok.json()).toEqual({ recorded: true });
   });
+
+  // Last: it moves the clock past every session made before it.
+  it("counts each ad's impressions in the admin list, all time and in the last 30 days by the app's clock", async () => {
+    const DAY = 24 * 3600_000;
+    await deactivateAll();
+    const counted = await createAd(ctx, admin, { title: 'Counted per ad' });
+    const other = await createAd(ctx, admin, { title: 'Counted apart' });
+    await setActive(ctx, admin, other.id, false);
+
+    /** [impressions, impressions_30d] of every ad, as `who` lists them. */
+    const countsAs = async (who: TestUser) =>
+      new Map(
+        (await listAds(ctx, who)).map((a) => [a.id, [a.impressions, a.impressions_30d]] as const),
+      );
+    /** Hands `user` the next ad and records its impression (one showing, one impression). */
+    async function show(user: TestUser, expected: string) {
+      const ad = (await nextAd(ctx, user))!;
+      expect(ad.id).toBe(expected);
+      const res = await postImpression(ctx, user, { ad_id: ad.id, showing_id: ad.showing_id });
+      expect(res.json()).toEqual({ recorded: true });
+      return ad;
+    }
+
+    let counts = await countsAs(admin);
+    expect(counts.get(counted.id)).toEqual([0, 0]);
+    expect(counts.get(other.id)).toEqual([0, 0]);
+
+    const N = 3;
+    let last = null as Awaited<ReturnType<typeof show>> | null;
+    for (let i = 0; i < N; i++) last = await show(listener, counted.id);
+    // A replay records nothing, so it counts nothing.
+    const replay = await postImpression(ctx, listener, {
+      ad_id: last!.id,
+      showing_id: last!.showing_id,
+    });
+    expect(replay.json()).toEqual({ recorded: false });
+    await setActive(ctx, admin, other.id, true);
+    await show(listener, other.id); // never shown: first in rotation
+    await setActive(ctx, admin, other.id, false);
+
+    counts = await countsAs(admin);
+    expect(counts.get(counted.id)).toEqual([N, N]);
+    expect(counts.get(other.id)).toEqual([1, 1]);
+    // Every ad's total is its rows in ad_impressions, ads of earlier tests too.
+    const truth = await rows<{ ad_id: string; n: number }>(
+      ctx,
+      sql`select ad_id, count(*)::int as n from ad_impressions group by ad_id`,
+    );
+    for (const [id, [total]] of counts)
+      expect(total, id).toBe(truth.find((t) => t.ad_id === id)?.n ?? 0);
+
+    // 29 days on they are still recent; 31 days on only the total keeps them. Each step
+    // signs in again: the clock has ended the earlier sessions.
+    ctx.clock.advance(29 * DAY);
+    counts = await countsAs(await makeAdmin(ctx, 'Admin 29 days on'));
+    expect(counts.get(counted.id)).toEqual([N, N]);
+    expect(counts.get(other.id)).toEqual([1, 1]);
+    ctx.clock.advance(2 * DAY);
+    const laterAdmin = await makeAdmin(ctx, 'Admin 31 days on');
+    counts = await countsAs(laterAdmin);
+    expect(counts.get(counted.id)).toEqual([N, 0]);
+    expect(counts.get(other.id)).toEqual([1, 0]);
+
+    // A new impression counts in both; the other ad's counts do not move.
+    const laterListener = await makeUser(ctx, 'listener', 'Listener 31 days on');
+    await show(laterListener, counted.id);
+    counts = await countsAs(laterAdmin);
+    expect(counts.get(counted.id)).toEqual([N + 1, 1]);
+    expect(counts.get(other.id)).toEqual([1, 0]);
+
+    // Still admins only.
+    const refused = await ctx.app.inject({ url: '/api/admin/ads', headers: laterListener.headers });
+    expect(refused.statusCode).toBe(403);
+    expect((await ctx.app.inject({ url: '/api/admin/ads' })).statusCode).toBe(401);
+  });
 });

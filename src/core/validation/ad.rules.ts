@@ -16,6 +16,8 @@ export const adLimits = {
   defaultDurationSeconds: 30,
   audioMaxBytes: songLimits.audioMaxBytes,
   imageMaxBytes: songLimits.coverMaxBytes,
+  /** The admin list's recent impressions: those of the last 30 days (`impressions_30d`). */
+  recentImpressionDays: 30,
 } as const;
 
 export const adMessages = {

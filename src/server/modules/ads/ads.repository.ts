@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { adImpressions, adRenditions, ads, podcastEpisodes, songs } from '../../db/schema/index.ts';
 
 export type AdRow = typeof ads.$inferSelect;
+/** An ad with its impressions: all time, and since a given moment (the last 30 days). */
+export type AdWithCounts = { ad: AdRow; impressions: number; impressionsSince: number };
 export type NewAd = typeof ads.$inferInsert;
 export type AdRenditionRow = typeof adRenditions.$inferSelect;
 
@@ -31,9 +33,33 @@ export type AdsRepository = ReturnType<typeof createAdsRepository>;
 /** The ad inventory, its renditions and impressions (issue 12 §4; docs/decisions/0023). */
 export function createAdsRepository(db: Db) {
   return {
-    /** Every ad, newest first (the admin inventory: a few rows). */
-    async all(): Promise<AdRow[]> {
-      return db.select().from(ads).orderBy(desc(ads.createdAt), desc(ads.id));
+    /**
+     * Every ad, newest first (the admin inventory: a few rows), each with its impressions in
+     * all and those created at or after `since`. Counted per ad in the same statement, a
+     * lateral aggregate over ad_impressions_ad_created_idx: a range read of the index per ad.
+     */
+    async allWithCounts(since: Date): Promise<AdWithCounts[]> {
+      const counts = db
+        .select({
+          total: sql<number>`count(*)`.mapWith(Number).as('impressions'),
+          since: sql<number>`count(*) filter (where ${adImpressions.createdAt} >= ${since})`
+            .mapWith(Number)
+            .as('impressions_since'),
+        })
+        .from(adImpressions)
+        .where(eq(adImpressions.adId, ads.id))
+        .as('counts');
+      const rows = await db
+        .select({ ad: ads, impressions: counts.total, impressionsSince: counts.since })
+        .from(ads)
+        .crossJoinLateral(counts)
+        .orderBy(desc(ads.createdAt), desc(ads.id));
+      // count(*) is a bigint: a string from node-postgres, so Number either way.
+      return rows.map((r) => ({
+        ad: r.ad,
+        impressions: Number(r.impressions),
+        impressionsSince: Number(r.impressionsSince),
+      }));
     },
 
     async findById(id: string): Promise<AdRow | null> {

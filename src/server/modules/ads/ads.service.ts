@@ -10,6 +10,7 @@ import {
   type AdImpressionBody,
   type AdImpressionResult,
   type AdminAdDto,
+  type AdminAdListItem,
 } from '../../../contracts/ads.contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
@@ -213,9 +214,21 @@ export function createAdsService(deps: AdsServiceDeps) {
   }
 
   return {
-    /** Every ad, newest first, for the admin inventory. */
-    async all(): Promise<AdminAdDto[]> {
-      return toAdminDtos(await ads.all());
+    /**
+     * Every ad, newest first, for the admin inventory, with its impressions: all time and
+     * the last 30 days by the app's clock (so tests can move it).
+     */
+    async all(): Promise<AdminAdListItem[]> {
+      const since = new Date(
+        deps.clock.now().getTime() - adLimits.recentImpressionDays * 24 * 3600_000,
+      );
+      const rows = await ads.allWithCounts(since);
+      const dtos = await toAdminDtos(rows.map((r) => r.ad));
+      return dtos.map((dto, i) => ({
+        ...dto,
+        impressions: rows[i]!.impressions,
+        impressions_30d: rows[i]!.impressionsSince,
+      }));
     },
 
     /** A new ad (active at once). */
