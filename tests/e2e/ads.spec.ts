@@ -101,14 +101,19 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await expect(row.getByText('No audio')).toBeVisible();
   await expect(row.getByText('0:20')).toBeVisible();
+  const impressions = row.getByTestId('ad-impressions');
+  await expect(impressions).toHaveText('0 impressions · 0 in the last 30 days');
   expect(await seriousViolations(admin)).toEqual([]);
 
   // The card passes axe (in a context of its own: axe needs one from newContext).
   const axeContext = await browser.newContext({ baseURL, storageState: LISTENER_STATE });
   const axePage = await axeContext.newPage();
+  // Its showing counts too: waited for, so the admin's count below is exact.
+  const axeImpression = axePage.waitForResponse((r) => r.url().endsWith('/api/ads/impressions'));
   await axePage.goto('/');
   await expect(axePage.getByRole('region', { name: 'Advertisement' })).toBeVisible();
   expect(await seriousViolations(axePage)).toEqual([]);
+  expect((await axeImpression).status()).toBe(200);
   await axeContext.close();
 
   // The listener's Home: the card, its impression (one, for this ad), then Close.
@@ -130,6 +135,9 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   await expect(card).toHaveCount(0);
   // Hidden for the rest of this visit: the songs below are still there.
   await expect(page.getByRole('heading', { name: 'Recent Tracks' })).toBeVisible();
+  // The admin's list counts both showings (the axe page's and this one).
+  await admin.reload();
+  await expect(impressions).toHaveText('2 impressions · 2 in the last 30 days');
 
   // With audio: the ad's sound plays as the card appears, and the card ends with it.
   await row.getByRole('button', { name: `Edit ${title}` }).click();

@@ -1,6 +1,7 @@
 // The admin ad inventory at /admin/ads (issue 12 §4; admins only, app.tsx): every ad with its
 // state, New Ad and Edit (the form in a dialog), Deactivate / Activate, and the audio's media
-// status while it processes (the list asks again every 2 s until it settles).
+// status while it processes (the list asks again every 2 s until it settles), and each ad's
+// impressions (all time, last 30 days).
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -15,7 +16,7 @@ import {
   Power,
   PowerOff,
 } from 'lucide-react';
-import type { AdminAdDto } from '@/contracts/ads.contract.ts';
+import type { AdminAdDto, AdminAdListItem } from '@/contracts/ads.contract.ts';
 import { adMessages } from '@/core/validation/ad.rules.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -37,6 +38,7 @@ import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { formatTime } from '@/web/lib/format.ts';
 import { AdForm } from './ad-form.tsx';
+import { impressionCountText } from './impression-count.ts';
 import { useAdminAds, useSetAdActive } from './use-ads.ts';
 
 type Editing = { ad?: AdminAdDto } | null;
@@ -71,7 +73,7 @@ function AdRow({
   onEdit,
   onToggle,
 }: {
-  ad: AdminAdDto;
+  ad: AdminAdListItem;
   busy: boolean;
   onEdit: () => void;
   onToggle: () => void;
@@ -103,6 +105,9 @@ function AdRow({
               {ad.description}
             </p>
           )}
+          <p data-testid="ad-impressions" className="text-xs text-muted-foreground tabular-nums">
+            {impressionCountText(ad.impressions, ad.impressions_30d)}
+          </p>
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
             <span className="text-xs text-muted-foreground tabular-nums">
               {formatTime(ad.duration)}

@@ -7,6 +7,7 @@ import type {
   AdImpressionResult,
   AdminAdDto,
   AdminAdList,
+  AdminAdListItem,
 } from '@/contracts/ads.contract.ts';
 import type { SubscriptionStatus } from '@/contracts/listening.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
@@ -67,13 +68,22 @@ export function useAdminAds() {
   });
 }
 
+/**
+ * Puts a saved ad into the cached list. Only the list counts impressions: an edited ad keeps
+ * the counts it had, a new one has none yet.
+ */
 function useInventoryUpdate() {
   const client = useQueryClient();
   return (ad: AdminAdDto) => {
+    const fresh: AdminAdListItem = { ...ad, impressions: 0, impressions_30d: 0 };
     client.setQueryData<AdminAdList>(adKeys.admin, (d) => {
-      if (!d) return { items: [ad] };
+      if (!d) return { items: [fresh] };
       const known = d.items.some((a) => a.id === ad.id);
-      return { items: known ? d.items.map((a) => (a.id === ad.id ? ad : a)) : [ad, ...d.items] };
+      return {
+        items: known
+          ? d.items.map((a) => (a.id === ad.id ? { ...a, ...ad } : a))
+          : [fresh, ...d.items],
+      };
     });
   };
 }
