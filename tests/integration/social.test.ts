@@ -241,7 +241,7 @@ describe.each(dbKinds)('profiles and follows on %s', (kind) => {
       const first = res.json<ProfileDto>().avatar_url!;
       const stamp = new RegExp(`^/media/cover-art/${user.userId}/(\\d+)\\.webp$`);
       const [, storedAt] = stamp.exec(first) ?? [];
-      // The timestamp is the app clock's when the upload was saved (spec §6).
+      // The timestamp is the app clock's when the upload was saved (spec §7 Storage).
       expect(Number(storedAt)).toBeGreaterThanOrEqual(before);
       expect(Number(storedAt)).toBeLessThanOrEqual(ctx.clock.now().getTime());
       const served = await ctx.app.inject({ url: first });

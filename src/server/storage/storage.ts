@@ -133,26 +133,28 @@ export function contentTypeOfKey(key: string): string {
   return MEDIA_TYPES[ext];
 }
 
-/** A fresh key; client file names never reach storage. */
-export function newKey(ext: string): string {
+/** A whitelisted extension, lower case, without its dot; unsupportedMedia for any other. */
+function keyExtension(ext: string): MediaExtension {
   const clean = ext.toLowerCase().replace(/^\./, '');
   if (!isMediaExtension(clean))
     throw new AppError(ErrorCode.unsupportedMedia, `Unsupported file type: ${clean}`);
-  return `${crypto.randomUUID()}.${clean}`;
+  return clean;
+}
+
+/** A fresh key; client file names never reach storage. */
+export function newKey(ext: string): string {
+  return `${crypto.randomUUID()}.${keyExtension(ext)}`;
 }
 
 /**
- * A key under its owner's id, `<ownerId>/<timestamp>.<ext>`: where spec §6 puts avatars
+ * A key under its owner's id, `<ownerId>/<timestamp>.<ext>`: where spec §7 Storage puts avatars
  * ({userId}/{timestamp}.{extension}). Unique as long as one owner makes at most one a
  * millisecond, which the caller ensures (the timestamp is the owner's clock, not a secret).
  */
 export function ownedKey(ownerId: string, timestamp: number, ext: string): string {
-  const clean = ext.toLowerCase().replace(/^\./, '');
   if (!UUID.test(ownerId) || !Number.isSafeInteger(timestamp) || timestamp < 0)
     throw new AppError(ErrorCode.validation, 'Invalid storage key');
-  if (!isMediaExtension(clean))
-    throw new AppError(ErrorCode.unsupportedMedia, `Unsupported file type: ${clean}`);
-  return `${ownerId}/${timestamp}.${clean}`;
+  return `${ownerId}/${timestamp}.${keyExtension(ext)}`;
 }
 
 /**

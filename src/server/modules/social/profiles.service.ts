@@ -101,7 +101,7 @@ export function createProfilesService(deps: ProfilesServiceDeps) {
     return location && isValidKey(location.key) ? [location.bucket, location.key] : null;
   }
 
-  /** `{userId}/{timestamp}.webp` (spec §6), a millisecond on if that one exists already. */
+  /** `{userId}/{timestamp}.webp` (spec §7 Storage), a millisecond on if that one exists already. */
   async function avatarKey(userId: string): Promise<string> {
     for (let at = deps.clock.now().getTime(); ; at++) {
       const key = ownedKey(userId, at, 'webp');
