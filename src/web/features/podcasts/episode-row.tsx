@@ -1,6 +1,7 @@
 // One episode in a show's list: Play/Pause, its number, title, description, length and date,
 // and the listener's state in it ('Played'; 'In progress' with the time left; nothing when
-// new). Playing it hands the player an episode (resuming where it was left).
+// new). Playing it hands the player an episode (resuming where it was left). The show's
+// creator also gets Delete (after a confirm).
 import { Check, Pause, Play } from 'lucide-react';
 import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -9,7 +10,10 @@ import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
 import { episodeToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
+import { podcastMessages } from '@/core/validation/podcast.rules.ts';
+import { DeleteWithConfirm } from './delete-confirm.tsx';
 import { episodeState, formatDay, formatLength } from './podcast-format.ts';
+import { useDeleteEpisode } from './use-podcasts.ts';
 
 export const episodeListClass =
   'divide-y divide-border/60 overflow-hidden rounded-xl border bg-card/40';
@@ -48,7 +52,30 @@ function EpisodeStateLine({ episode }: { episode: EpisodeDto }) {
   );
 }
 
-export function EpisodeRow({ episode }: { episode: EpisodeDto }) {
+function DeleteEpisode({ episode }: { episode: EpisodeDto }) {
+  const { mutateAsync } = useDeleteEpisode();
+  // The player is left alone: an episode playing now keeps playing what the browser has.
+  return (
+    <DeleteWithConfirm
+      label={`Delete ${episode.title}`}
+      title={podcastMessages.deleteEpisodeTitle}
+      description={`"${episode.title}", its audio and everyone's progress in it are removed for good.`}
+      deleted={podcastMessages.episodeDeleted}
+      failed={podcastMessages.deleteEpisodeFailed}
+      remove={() => mutateAsync(episode)}
+      className="mt-2 text-muted-foreground hover:text-destructive"
+    />
+  );
+}
+
+/** `canManage`: the caller created the show (display only; the server checks). */
+export function EpisodeRow({
+  episode,
+  canManage = false,
+}: {
+  episode: EpisodeDto;
+  canManage?: boolean;
+}) {
   const { current, playing } = useNowPlaying();
   const { load } = usePlayerControls();
   const item = episodeToPlayable(episode);
@@ -90,6 +117,7 @@ export function EpisodeRow({ episode }: { episode: EpisodeDto }) {
         <EpisodeStateLine episode={episode} />
       </div>
       <AddToQueueButton item={item} className="mt-2" />
+      {canManage && <DeleteEpisode episode={episode} />}
     </li>
   );
 }

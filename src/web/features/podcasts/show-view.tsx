@@ -1,7 +1,8 @@
 // One show (/podcasts?show=<id>): cover, title, creator, description, its RSS feed (link and
-// copy: podcast apps subscribe with it), the creator's own shortcuts, then its episodes,
-// newest number first. The header shows at once from the show list when it is cached.
-import { Link } from 'react-router';
+// copy: podcast apps subscribe with it), the creator's own shortcuts (upload, edit, delete),
+// then its episodes, newest number first. The header shows at once from the show list when
+// it is cached.
+import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ArrowLeft, Copy, Mic, Pencil, Podcast as PodcastIcon, Rss, Upload } from 'lucide-react';
@@ -14,9 +15,10 @@ import { LoadFailed } from '@/web/components/page-status.tsx';
 import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { isApiError } from '@/web/lib/api-client.ts';
+import { DeleteWithConfirm } from './delete-confirm.tsx';
 import { EpisodeRow, EpisodeRowsSkeleton, episodeListClass } from './episode-row.tsx';
 import { creatorLabel } from './show-card.tsx';
-import { isShowId, podcastKeys, usePodcast } from './use-podcasts.ts';
+import { isShowId, podcastKeys, useDeletePodcast, usePodcast } from './use-podcasts.ts';
 
 const SKELETON_ROWS = 4;
 
@@ -63,9 +65,30 @@ function FeedLinks({ show }: { show: PodcastShowDto }) {
   );
 }
 
-function OwnerLinks({ show }: { show: PodcastShowDto }) {
+/** Whether the signed-in user created the show: display only, the server checks. */
+function useIsCreator(show: PodcastShowDto | undefined): boolean {
   const { user, isArtist } = useSession();
-  if (!isArtist || user?.id !== show.creator_id) return null;
+  return Boolean(show && isArtist && user?.id === show.creator_id);
+}
+
+function DeleteShow({ show }: { show: PodcastShowDto }) {
+  const navigate = useNavigate();
+  const { mutateAsync } = useDeletePodcast(() => void navigate('/podcasts'));
+  return (
+    <DeleteWithConfirm
+      label="Delete show"
+      trigger="Delete show"
+      title={podcastMessages.deleteShowTitle}
+      description={`"${show.title}", all its episodes and their audio are removed for good, and its RSS feed stops.`}
+      deleted={podcastMessages.showDeleted}
+      failed={podcastMessages.deleteShowFailed}
+      remove={() => mutateAsync(show.id)}
+    />
+  );
+}
+
+function OwnerLinks({ show }: { show: PodcastShowDto }) {
+  if (!useIsCreator(show)) return null;
   const to = (tab: string) => `/podcast-upload?tab=${tab}&show=${encodeURIComponent(show.id)}`;
   return (
     <div className="flex flex-wrap gap-2">
@@ -81,6 +104,7 @@ function OwnerLinks({ show }: { show: PodcastShowDto }) {
           Edit show
         </Link>
       </Button>
+      <DeleteShow show={show} />
     </div>
   );
 }
@@ -169,6 +193,7 @@ export function ShowView({ id }: { id: string }) {
   const listed = client.getQueryData<PodcastList>(podcastKeys.list)?.items.find((p) => p.id === id);
   const show = data?.podcast ?? listed;
   const missing = !isShowId(id) || (isError && isApiError(error) && error.status === 404);
+  const isCreator = useIsCreator(show);
 
   return (
     <section
@@ -207,7 +232,7 @@ export function ShowView({ id }: { id: string }) {
           ) : (
             <ol aria-label="Episodes" className={episodeListClass}>
               {data.episodes.map((episode) => (
-                <EpisodeRow key={episode.id} episode={episode} />
+                <EpisodeRow key={episode.id} episode={episode} canManage={isCreator} />
               ))}
             </ol>
           )}

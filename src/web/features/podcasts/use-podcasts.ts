@@ -1,6 +1,6 @@
 // Podcast shows and episodes (issue 10 §4–5; spec §2 Podcasts, Podcast upload): every show
 // newest first, one show with its episodes (and the listener's progress in each), the
-// artist's own shows, and creating or editing a show.
+// artist's own shows, and creating, editing or deleting a show (and deleting an episode).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PodcastDetail, PodcastList, PodcastShowDto } from '@/contracts/podcasts.contract.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
@@ -68,6 +68,48 @@ export function useSavePodcast() {
       client.setQueryData<PodcastDetail>(podcastKeys.detail(show.id), (d) =>
         d ? { ...d, podcast: show } : d,
       );
+    },
+  });
+}
+
+/** Lists a deleted episode or show may be in, besides its own page: search results. */
+const SEARCH_KEY = ['search'] as const;
+
+/** DELETE /episodes/{id} (the show's creator; the server checks). */
+export function useDeleteEpisode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (episode: { id: string; podcast_id: string }) =>
+      api.delete<void>(`/episodes/${episode.id}`),
+    onSuccess: (_, episode) => {
+      // Gone from the show's page at once; the refetch brings the new episode count.
+      client.setQueryData<PodcastDetail>(podcastKeys.detail(episode.podcast_id), (d) =>
+        d ? { ...d, episodes: d.episodes.filter((e) => e.id !== episode.id) } : d,
+      );
+      void client.invalidateQueries({ queryKey: podcastKeys.all });
+      void client.invalidateQueries({ queryKey: podcastKeys.mine });
+      void client.invalidateQueries({ queryKey: SEARCH_KEY });
+    },
+  });
+}
+
+/**
+ * DELETE /podcasts/{id} (its creator; the server checks): the show and all its episodes.
+ * `leave` takes the screen off the show first, so its page is not fetched again (a 404).
+ */
+export function useDeletePodcast(leave: () => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/podcasts/${id}`),
+    onSuccess: (_, id) => {
+      leave();
+      client.removeQueries({ queryKey: podcastKeys.detail(id) });
+      client.setQueryData<PodcastList>(podcastKeys.list, (d) =>
+        d ? { items: d.items.filter((s) => s.id !== id) } : d,
+      );
+      void client.invalidateQueries({ queryKey: podcastKeys.list });
+      void client.invalidateQueries({ queryKey: podcastKeys.mine });
+      void client.invalidateQueries({ queryKey: SEARCH_KEY });
     },
   });
 }

@@ -1,0 +1,91 @@
+// The creator's Delete button for an episode or a show, and its confirm dialog (Cancel /
+// Delete), as songs have theirs. Display only: the server refuses anyone else.
+import { useState, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { LoaderCircle, Trash2 } from 'lucide-react';
+import { toUserMessage } from '@/core/error-messages.ts';
+import { errorMessage } from '@/web/lib/api-client.ts';
+import { Button } from '@/web/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/web/components/ui/dialog.tsx';
+
+export function DeleteWithConfirm({
+  label,
+  trigger,
+  title,
+  description,
+  deleted,
+  failed,
+  remove,
+  className,
+}: {
+  /** The button's accessible name, e.g. "Delete <episode title>". */
+  label: string;
+  /** What the button shows; an icon alone when absent. */
+  trigger?: ReactNode;
+  title: string;
+  description: string;
+  /** The toasts: success and failure titles. */
+  deleted: string;
+  failed: string;
+  remove: () => Promise<unknown>;
+  className?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const confirm = async () => {
+    setDeleting(true);
+    try {
+      await remove();
+      setOpen(false);
+      toast.success(deleted);
+    } catch (err) {
+      toast.error(failed, { description: errorMessage(err, toUserMessage(err)) });
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !deleting && setOpen(o)}>
+      <DialogTrigger asChild>
+        <Button
+          variant={trigger ? 'outline' : 'ghost'}
+          size={trigger ? 'sm' : 'icon'}
+          aria-label={label}
+          title={trigger ? undefined : label}
+          className={className}
+        >
+          <Trash2 aria-hidden="true" />
+          {trigger}
+        </Button>
+      </DialogTrigger>
+      <DialogContent hideClose>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={deleting}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button variant="destructive" onClick={() => void confirm()} disabled={deleting}>
+            {deleting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+            Delete
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
