@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeDto, PodcastShowDto } from '../../src/contracts/podcasts.contract.ts';
 import { ErrorCode } from '../../src/core/errors.ts';
 import { podcastMessages } from '../../src/core/validation/podcast.rules.ts';
+import { createEpisodesRepository } from '../../src/server/modules/podcasts/episodes.repository.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { createShow, showDetail, uploadEpisode } from './podcasts-helpers.ts';
@@ -241,5 +242,33 @@ describe.each(dbKinds)('podcast deletion on %s', (kind) => {
       theirEpisode.id,
     ]);
     expect((await del(maker, `/api/podcasts/${show.id}`)).statusCode).toBe(404);
+  });
+  it('an episode whose show was deleted while it uploaded is not saved, and nothing runs with it', async () => {
+    // The race between the upload's owner check and its INSERT, at the repository: the
+    // foreign key refuses the row, and the callback (job, notices) never runs.
+    const repository = createEpisodesRepository(ctx.db.database.db);
+    let ran = false;
+    const row = await repository.insert(
+      {
+        podcastId: crypto.randomUUID(),
+        title: 'Orphan',
+        description: null,
+        audioUrl: `/media/podcasts/${crypto.randomUUID()}.wav`,
+        audioKey: null,
+        audioBytes: 1,
+        audioMime: 'audio/wav',
+        durationMs: 1000,
+        episodeNumber: 1,
+        mediaStatus: 'processing',
+      },
+      async () => {
+        ran = true;
+      },
+    );
+    expect(row).toBeNull();
+    expect(ran).toBe(false);
+    expect(
+      await count(sql`select count(*)::int as n from podcast_episodes where title = 'Orphan'`),
+    ).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { isSqlState } from '../../db/sql-results.ts';
 import {
   episodeProgress,
   podcastEpisodeRenditions,
@@ -81,16 +82,22 @@ export function createEpisodesRepository(db: Db) {
      * Inserts an episode and runs `withRow` (its media job's enqueue) in the same
      * transaction: no episode without its job, no job without its episode.
      */
+    /** Null when the show is gone by now (deleted while the upload ran: SQLSTATE 23503). */
     async insert(
       episode: NewEpisode,
       withRow: (row: EpisodeRow, tx: Db) => Promise<unknown>,
-    ): Promise<EpisodeRow> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx.insert(podcastEpisodes).values(episode).returning();
-        if (!row) throw new Error('episode insert returned no row');
-        await withRow(row, tx);
-        return row;
-      });
+    ): Promise<EpisodeRow | null> {
+      try {
+        return await db.transaction(async (tx) => {
+          const [row] = await tx.insert(podcastEpisodes).values(episode).returning();
+          if (!row) throw new Error('episode insert returned no row');
+          await withRow(row, tx);
+          return row;
+        });
+      } catch (error) {
+        if (isSqlState(error, '23503')) return null;
+        throw error;
+      }
     },
   };
 }

@@ -212,6 +212,8 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
             await deps.announceRelease(show, episode.title, tx);
           },
         );
+        // Its show was deleted while the file came in: nothing written, the file goes.
+        if (!row) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
         return toEpisodeDto(row, show, deps.publicUrl, [], null);
       } catch (error) {
         await discardStored(storage, log, stored);
