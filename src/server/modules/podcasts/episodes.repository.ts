@@ -80,9 +80,9 @@ export function createEpisodesRepository(db: Db) {
 
     /**
      * Inserts an episode and runs `withRow` (its media job's enqueue) in the same
-     * transaction: no episode without its job, no job without its episode.
+     * transaction: no episode without its job, no job without its episode. Null when the
+     * show is gone by now (deleted while the upload ran: SQLSTATE 23503).
      */
-    /** Null when the show is gone by now (deleted while the upload ran: SQLSTATE 23503). */
     async insert(
       episode: NewEpisode,
       withRow: (row: EpisodeRow, tx: Db) => Promise<unknown>,
