@@ -19,10 +19,11 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { GripVertical, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import type { PlaylistTrack } from '@/contracts/playlists.contract.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { useSortableAnnouncements } from '@/web/components/ui/sortable-announcements.ts';
+import { SortableHandle } from '@/web/components/ui/sortable-handle.tsx';
 import { SongRow, songListClass } from '@/web/features/catalogue/song-row.tsx';
 import { LikeButton } from './like-button.tsx';
 import { useMoveTrack, useRemoveTrack } from './use-playlists.ts';
@@ -115,15 +116,8 @@ function SortableTracks({
 
 function SortableTrack({ track, onRemove }: { track: PlaylistTrack; onRemove: () => void }) {
   const { song } = track;
-  const {
-    attributes,
-    listeners,
-    setNodeRef,
-    setActivatorNodeRef,
-    transform,
-    transition,
-    isDragging,
-  } = useSortable({ id: song.id });
+  const sortable = useSortable({ id: song.id });
+  const { setNodeRef, transform, transition, isDragging } = sortable;
 
   return (
     <SongRow
@@ -136,19 +130,7 @@ function SortableTrack({ track, onRemove }: { track: PlaylistTrack; onRemove: ()
         transition,
       }}
       className={cn('relative', isDragging && 'z-10 bg-accent shadow-lg')}
-      leading={
-        // The sortable attributes go on the handle, not the <li> (axe: stack-notes).
-        <button
-          type="button"
-          ref={setActivatorNodeRef}
-          {...attributes}
-          {...listeners}
-          aria-label={`Reorder ${song.title}`}
-          className="-ml-1 flex h-10 w-6 shrink-0 cursor-grab touch-none items-center justify-center rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60 active:cursor-grabbing"
-        >
-          <GripVertical className="size-4" aria-hidden="true" />
-        </button>
-      }
+      leading={<SortableHandle sortable={sortable} title={song.title} className="-ml-1 h-10 w-6" />}
       actions={
         <>
           {/* Phones keep Remove and the title; Like is in the player bar while it plays. */}

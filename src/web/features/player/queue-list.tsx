@@ -15,10 +15,11 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { GripVertical, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import type { PlayableItem } from '../../../core/player/player-machine.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { useSortableAnnouncements } from '@/web/components/ui/sortable-announcements.ts';
+import { SortableHandle } from '@/web/components/ui/sortable-handle.tsx';
 import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 
 /** Spec §9: the keyboard drag step. */
@@ -109,15 +110,8 @@ function QueueRow({
   onRemove(index: number): void;
   onPlay(index: number): void;
 }) {
-  const {
-    attributes,
-    listeners,
-    setNodeRef,
-    setActivatorNodeRef,
-    transform,
-    transition,
-    isDragging,
-  } = useSortable({ id });
+  const sortable = useSortable({ id });
+  const { setNodeRef, transform, transition, isDragging } = sortable;
 
   return (
     // Rows stay 48 px high: one 25 px keyboard step then passes the next row's centre.
@@ -130,17 +124,7 @@ function QueueRow({
         isDragging && 'z-10 bg-accent shadow-lg',
       )}
     >
-      {/* The sortable attributes go on the handle, not the <li> (axe: stack-notes). */}
-      <button
-        type="button"
-        ref={setActivatorNodeRef}
-        {...attributes}
-        {...listeners}
-        aria-label={`Reorder ${item.title}`}
-        className="flex h-full w-7 shrink-0 cursor-grab touch-none items-center justify-center rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60 active:cursor-grabbing"
-      >
-        <GripVertical className="size-4" aria-hidden="true" />
-      </button>
+      <SortableHandle sortable={sortable} title={item.title} className="h-full w-7" />
       <button
         type="button"
         onClick={() => onPlay(index)}
