@@ -10,6 +10,7 @@ import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/features/upload/upload.ts';
 import { firstEditProblem, type SongEditField } from '@/web/features/catalogue/song-edit-check.ts';
+import { ConfirmDeleteBody } from '@/web/components/confirm-delete.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import {
   Dialog,
@@ -246,24 +247,11 @@ function DeleteSongConfirm({ song, onDone }: { song: SongDto; onDone: () => void
   };
 
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>{`Delete "${song.title}"?`}</DialogTitle>
-        <DialogDescription>
-          The song, its audio and its cover art are removed for everyone. This cannot be undone.
-        </DialogDescription>
-      </DialogHeader>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={deleting}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button variant="destructive" onClick={() => void remove()} disabled={deleting}>
-          {deleting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-          Delete
-        </Button>
-      </DialogFooter>
-    </>
+    <ConfirmDeleteBody
+      title={`Delete "${song.title}"?`}
+      description="The song, its audio and its cover art are removed for everyone. This cannot be undone."
+      deleting={deleting}
+      onConfirm={() => void remove()}
+    />
   );
 }

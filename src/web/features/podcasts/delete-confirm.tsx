@@ -2,20 +2,12 @@
 // Delete), as songs have theirs. Display only: the server refuses anyone else.
 import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { LoaderCircle, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { toUserMessage } from '@/core/error-messages.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { Button } from '@/web/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/web/components/ui/dialog.tsx';
+import { ConfirmDeleteBody } from '@/web/components/confirm-delete.tsx';
+import { Dialog, DialogContent, DialogTrigger } from '@/web/components/ui/dialog.tsx';
 
 export function DeleteWithConfirm({
   label,
@@ -70,21 +62,12 @@ export function DeleteWithConfirm({
         </Button>
       </DialogTrigger>
       <DialogContent hideClose>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={deleting}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button variant="destructive" onClick={() => void confirm()} disabled={deleting}>
-            {deleting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-            Delete
-          </Button>
-        </DialogFooter>
+        <ConfirmDeleteBody
+          title={title}
+          description={description}
+          deleting={deleting}
+          onConfirm={() => void confirm()}
+        />
       </DialogContent>
     </Dialog>
   );
