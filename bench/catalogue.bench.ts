@@ -354,8 +354,16 @@ async function uploadMemory(log: Log) {
 // ---------------------------------------------------------------------------------------
 // Engines
 
-export async function withBenchPostgres<T>(run: (database: Database) => Promise<T>): Promise<T> {
-  const name = `canto_bench_${crypto.randomBytes(5).toString('hex')}`;
+/**
+ * A throwaway database from the app's migrations, dropped afterwards; or, with `keep`, the
+ * database of that name, created when missing and left in place (a bench that loads a
+ * million rows can then be run again without loading them).
+ */
+export async function withBenchPostgres<T>(
+  run: (database: Database) => Promise<T>,
+  keep?: string,
+): Promise<T> {
+  const name = keep ?? `canto_bench_${crypto.randomBytes(5).toString('hex')}`;
   const admin = async (text: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -365,7 +373,13 @@ export async function withBenchPostgres<T>(run: (database: Database) => Promise<
       await client.end();
     }
   };
-  await admin(`create database "${name}"`);
+  if (keep) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    await client.end();
+    if (found.rowCount === 0) await admin(`create database "${name}"`);
+  } else await admin(`create database "${name}"`);
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   const database = await openPostgres(u.toString(), 10);
@@ -374,7 +388,7 @@ export async function withBenchPostgres<T>(run: (database: Database) => Promise<
     return await run(database);
   } finally {
     await database.close().catch(() => {});
-    await admin(`drop database if exists "${name}" with (force)`);
+    if (!keep) await admin(`drop database if exists "${name}" with (force)`);
   }
 }
 
