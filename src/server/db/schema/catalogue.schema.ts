@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
+import { GENRE_FILTERS } from '../../../core/validation/song.rules.ts';
 import { createdAt, lengthBetween, nonNegative } from './columns.ts';
 
 /*
@@ -89,6 +90,21 @@ export const songs = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // …and within a genre filter, that genre's songs of the artist in either order, where the
+    // index above would read past the artist's other genres (ADR 0011 "Within a genre").
+    index('songs_artist_genre_play_count_idx').on(
+      t.artistId,
+      sql`lower(${t.genre})`,
+      t.playCount.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('songs_artist_genre_created_idx').on(
+      t.artistId,
+      sql`lower(${t.genre})`,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Genre filters compare case-insensitively ('hip hop' vs 'Hip Hop', spec §9): the same
     // two orders within one genre (genre tiles, filtered search, search's genre side).
     index('songs_genre_created_idx').on(
@@ -111,9 +127,25 @@ export const songs = pgTable(
     index('songs_title_trgm_idx')
       .using('gin', t.title.op('gin_trgm_ops'))
       .with({ fastupdate: false }),
+    // A phrase (two words or more) is looked up by the pair of adjacent title words its
+    // first two words can be, with what lies between them: `title_pairs()` (migration 0011)
+    // lists a title's pairs, lower-cased and split as search_terms splits, where the
+    // trigram GIN would AND the lists of two common words and recheck every title holding
+    // both anywhere (ADR 0011 "Phrases").
+    index('songs_title_pairs_idx')
+      .using('gin', sql`title_pairs(${t.title})`)
+      .with({ fastupdate: false }),
     // Search no longer reads this one (genres are matched in song_genres, ADR 0011).
     index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
     index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),
+    // The same, one per genre of the search's genre filter: relevance within a genre walks
+    // only that genre's titles nearest first, where the whole GiST would read the other
+    // genres' titles and discard them (ADR 0011 "Within a genre").
+    ...GENRE_FILTERS.filter((g) => g !== 'all').map((g) =>
+      index(`songs_title_trgm_gist_${g.replace(/[^a-z]+/g, '_')}_idx`)
+        .using('gist', sql`lower(${t.title}) gist_trgm_ops`)
+        .where(sql`lower(${t.genre}) = ${sql.raw(`'${g}'`)}`),
+    ),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
   ],
 );

@@ -112,12 +112,52 @@ function titleBound(query: string): SQL | null {
     : sql`(select min(b.n) from (${sql.join(sums, sql` union all `)}) b)`;
 }
 
+/** At most this many pairs of words are looked up for a phrase; more, and its titles are found by trigrams. */
+const MAX_PHRASE_PAIRS = 256;
+
+/**
+ * A title contains a phrase (q of two words or more) only if two adjacent words of the title
+ * are: one ending in q's first word (that word itself when q starts with a separator), and
+ * one starting with its second (that word itself when more of q follows), with q's
+ * separators between them, exactly (they lie between letters on both sides). The
+ * catalogue's title words that can be each (from search_terms), paired as `title_pairs()`
+ * (migration 0011) pairs them: an array of at most MAX_PHRASE_PAIRS pairs, null when there
+ * would be more; the whole expression null when q has fewer than two words.
+ */
+function phrasePairs(query: string): SQL | null {
+  const parts = query.split(TERM_SEPARATORS);
+  const last = parts.length - 1;
+  const first = parts[0] === '' ? 2 : 0;
+  const second = first + 2;
+  if (second > last || parts[first] === '' || parts[second] === '') return null;
+  const [a, b] = [parts[first]!, parts[second]!];
+  const firsts = sql`select t.term from search_terms t where t.titles > 0 and ${
+    first > 0 ? sql`t.term = lower(${a})` : sql`t.term like '%' || lower(${a})`
+  }`;
+  const seconds = sql`select t.term from search_terms t where t.titles > 0 and ${
+    second < last ? sql`t.term = lower(${b})` : sql`t.term like lower(${b}) || '%'`
+  }`;
+  // Counted before they are paired, so that two short words never build a large product.
+  return sql`(select case
+    when (select count(*) from (${firsts}) f) * (select count(*) from (${seconds}) s)
+      <= ${sql.raw(String(MAX_PHRASE_PAIRS))}
+    then (select coalesce(array_agg(f.term || ${parts[first + 1]!} || s.term), '{}')
+      from (${firsts}) f cross join (${seconds}) s)
+    end)`;
+}
+
+/** A text[] literal, bound as one parameter (its elements hold no ASCII punctuation). */
+const textArray = (xs: readonly string[]) =>
+  `{${xs.map((x) => `"${x.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
 type SearchIdsInput = {
   query: string;
   pattern: string;
   genre: string | null;
   sort: SongSort;
   limit: number;
+  /** The pairs a title containing q must hold (phrasePairs), when few enough to look up. */
+  pairs?: readonly string[] | null;
 };
 
 /**
@@ -148,9 +188,18 @@ function searchSql(input: SearchIdsInput) {
   const byScore = (a: string) =>
     sql`${score(a)} desc, ${sql.raw(`${a}.play_count desc, ${a}.created_at desc, ${a}.id desc`)}`;
 
-  // Every title match, through the title's GIN index.
+  // Every title match: a phrase's through the pairs it can be (the fence, `offset 0`, keeps
+  // the ILIKE from being planned as a second index condition on the trigram GIN, which would
+  // read what the pairs spare); anything else through the title's trigram GIN.
   const allTitles = (gate: SQL) =>
-    sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
+    input.pairs && input.pairs.length > 0
+      ? sql`select ${cols('s')} from (
+          select ${cols('p')} from songs p
+          where title_pairs(p.title) && ${textArray(input.pairs)}::text[] and ${inGenre('p')}
+            and ${gate}
+          offset 0) s
+        where ${ilike('s.title')}`
+      : sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
   // Genres and artists are few distinct values shared by many songs, so they are matched
   // where each value is one row, in tables kept by triggers (migration 0003): `song_genres`
   // (the distinct lower-cased genres) and `song_artists` (the artists with songs, named as
@@ -177,6 +226,27 @@ function searchSql(input: SearchIdsInput) {
     select ${cols('t')} from (${artists}) a cross join lateral (
       select ${cols('s')} from songs s where s.artist_id = a.artist_id and ${inGenre('s')}
       order by ${order} limit ${n}) t`;
+  // Popular or recent over many artists (a first or last name shared by hundreds): each
+  // artist's first song in the sort's order gives a bound, the `limit`-th best of those,
+  // that every song of the page reaches (`limit` songs reach it already). So each artist is
+  // read only down to that bound's play count or date: about two index probes per artist,
+  // where reading each one's first `limit` read `limit` rows per artist (ADR 0011).
+  const boundedArtistSongs = (artists: SQL) => {
+    const lead = sql.raw(input.sort === 'recent' ? 'created_at' : 'play_count');
+    const floor = sql.raw(input.sort === 'recent' ? `'-infinity'::timestamptz` : '-1');
+    const bound = sql`(
+      select f.${lead} from (${artists}) b cross join lateral (
+        select s.play_count, s.created_at, s.id from songs s
+        where s.artist_id = b.artist_id and ${inGenre('s')}
+        order by ${keys} limit 1) f
+      order by ${keys} offset ${sql.raw(String(Math.max(1, Math.trunc(input.limit)) - 1))} limit 1)`;
+    return sql`
+      select ${cols('t')} from (${artists}) a cross join lateral (
+        select ${cols('s')} from songs s
+        where s.artist_id = a.artist_id and ${inGenre('s')}
+          and s.${lead} >= coalesce(${bound}, ${floor})
+        order by ${keys} limit ${n}) t`;
+  };
   // For relevance, the `limit` artists nearest the query that have a song (in the genre);
   // `offset 0` keeps that probe out of the sort's input, so it runs only until they are found.
   const nearestArtists = sql`
@@ -231,7 +301,7 @@ function searchSql(input: SearchIdsInput) {
             union
             ${genreSongs(rare, keys)}
             union
-            ${artistSongs(sql`${artistValues} and ${rare}`, keys)}
+            ${boundedArtistSongs(sql`${artistValues} and ${rare}`)}
           )
           select id from (
             select * from win where (select count(*) from win) >= ${n}
@@ -283,6 +353,7 @@ function searchSql(input: SearchIdsInput) {
     stats(): SQL {
       return sql`select
         ${titleBound(query) ?? sql`null::bigint`} as titles,
+        array_to_json(${phrasePairs(query) ?? sql`null::text[]`}) as pairs,
         (select count(*) from (${genreValues}) g) as genres,
         (select count(*) from (${artistValues}) a) as artists`;
     },
@@ -413,17 +484,20 @@ export function createSongsRepository(db: Db) {
       limit: number;
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
-      const plan = searchSql({ ...input, pattern });
       const [row] = await queryRows<{
         titles: string | number | null;
+        pairs: string[] | null;
         genres: string | number;
         artists: string | number;
-      }>(db, plan.stats());
+      }>(db, searchSql({ ...input, pattern }).stats());
+      const pairs = row!.pairs;
       const stats: SearchStats = {
-        titles: row!.titles === null ? null : Number(row!.titles),
+        // No pair of title words that a phrase can be: no title contains it.
+        titles: pairs?.length === 0 ? 0 : row!.titles === null ? null : Number(row!.titles),
         genres: Number(row!.genres),
         artists: Number(row!.artists),
       };
+      const plan = searchSql({ ...input, pattern, pairs });
       if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
       const ids =
         stats.titles !== null &&
