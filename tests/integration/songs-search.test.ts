@@ -281,7 +281,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
       // A phrase (two words or more) is looked up by the adjacent title words its first two
       // can be (ADR 0011 "Phrases"): partial words at its ends, separators before or after
       // it, punctuation between words, repeats, letters beyond ASCII, and a first word short
-      // enough to end too many words ('zz tide': over 256 pairs, so the trigram path answers) must all rank as a full
+      // enough to end too many words ('zz tide': over 1,024 pairs, so the trigram path answers) must all rank as a full
       // scan does, sparse and dense, in each sort, with and without a genre.
       fake.tracks = []; // a phrase found nowhere answers nothing, not the external catalogue's
       await db().execute(sql`
@@ -297,7 +297,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
         insert into songs (title, genre, play_count, created_at, file_url)
         select 'W' || i || 'zz Tide', 'Jazz', i % 7, now() - i * interval '1 minute',
           '/media/music/seed.wav'
-        from generate_series(1, 300) i`);
+        from generate_series(1, 1100) i`);
       const phrases = [
         'zephyr tide',
         'phyr ti',
