@@ -277,7 +277,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
         }
     });
 
-    it('finds phrases by their pairs of words as a full scan would, whatever their edges', async () => {
+    it('finds words and phrases by the title words they can be as a full scan would, whatever their edges', async () => {
       // A phrase (two words or more) is looked up by the adjacent title words its first two
       // can be (ADR 0011 "Phrases"): partial words at its ends, separators before or after
       // it, punctuation between words, repeats, letters beyond ASCII, and a first word short
@@ -316,6 +316,12 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
         'tide 3 (quokka',
         '1 (q',
         'zz tide',
+        // One word: by the title words containing it, or (over 1,024 of them: 'zz') trigrams.
+        'okk',
+        'ÜBER',
+        'tide',
+        'zz',
+        '12',
         'zephyr-tide',
         'tide zephyr',
       ];

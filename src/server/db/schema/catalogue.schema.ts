@@ -135,6 +135,12 @@ export const songs = pgTable(
     index('songs_title_pairs_idx')
       .using('gin', sql`title_pairs(${t.title})`)
       .with({ fastupdate: false }),
+    // One word is looked up by the title words that contain it, `title_words()` (migration
+    // 0011): exactly the titles containing it, where trigrams also give every title sharing
+    // its trigrams anywhere, each then read and rechecked (ADR 0011 "Phrases").
+    index('songs_title_words_idx')
+      .using('gin', sql`title_words(${t.title})`)
+      .with({ fastupdate: false }),
     // Search no longer reads this one (genres are matched in song_genres, ADR 0011).
     index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
     index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),

@@ -112,8 +112,33 @@ function titleBound(query: string): SQL | null {
     : sql`(select min(b.n) from (${sql.join(sums, sql` union all `)}) b)`;
 }
 
-/** At most this many pairs of words are looked up for a phrase; more, and its titles are found by trigrams. */
-const MAX_PHRASE_PAIRS = 1024;
+/**
+ * At most this many pairs of words (a phrase) or words (one word) are looked up for a
+ * query's titles; more, and its titles are found by trigrams.
+ */
+const MAX_TITLE_KEYS = 1024;
+
+/**
+ * The keys a title containing q must hold in one of the GIN indexes of migration 0011:
+ * `title_words()` for one word (it lies inside one word of the title, so a title holding a
+ * catalogue word that contains it contains it: the keys find exactly the matches, where
+ * trigrams find titles sharing its trigrams anywhere and recheck them), `title_pairs()` for
+ * a phrase (phrasePairs). Null when q is neither (nothing but separators, or a word between
+ * separators, which trigrams find).
+ */
+type TitleKeys = { index: 'title_words' | 'title_pairs'; keys: SQL };
+
+function titleKeys(query: string): TitleKeys | null {
+  const pairs = phrasePairs(query);
+  if (pairs) return { index: 'title_pairs', keys: pairs };
+  if (query === '' || TERM_SEPARATORS.test(query)) return null;
+  return {
+    index: 'title_words',
+    keys: sql`(select case when count(*) <= ${sql.raw(String(MAX_TITLE_KEYS))}
+        then coalesce(array_agg(t.term), '{}') end
+      from search_terms t where t.titles > 0 and t.term like '%' || lower(${query}) || '%')`,
+  };
+}
 
 /**
  * A title contains a phrase (q of two words or more) only if two adjacent words of the title
@@ -121,7 +146,7 @@ const MAX_PHRASE_PAIRS = 1024;
  * one starting with its second (that word itself when more of q follows), with q's
  * separators between them, exactly (they lie between letters on both sides). The
  * catalogue's title words that can be each (from search_terms), paired as `title_pairs()`
- * (migration 0011) pairs them: an array of at most MAX_PHRASE_PAIRS pairs, null when there
+ * (migration 0011) pairs them: an array of at most MAX_TITLE_KEYS pairs, null when there
  * would be more; the whole expression null when q has fewer than two words.
  */
 function phrasePairs(query: string): SQL | null {
@@ -140,13 +165,13 @@ function phrasePairs(query: string): SQL | null {
   // Counted before they are paired, so that two short words never build a large product.
   return sql`(select case
     when (select count(*) from (${firsts}) f) * (select count(*) from (${seconds}) s)
-      <= ${sql.raw(String(MAX_PHRASE_PAIRS))}
+      <= ${sql.raw(String(MAX_TITLE_KEYS))}
     then (select coalesce(array_agg(f.term || ${parts[first + 1]!} || s.term), '{}')
       from (${firsts}) f cross join (${seconds}) s)
     end)`;
 }
 
-/** A text[] literal, bound as one parameter (its elements hold no ASCII punctuation). */
+/** A text[] literal, bound as one parameter. */
 const textArray = (xs: readonly string[]) =>
   `{${xs.map((x) => `"${x.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
@@ -156,8 +181,8 @@ type SearchIdsInput = {
   genre: string | null;
   sort: SongSort;
   limit: number;
-  /** The pairs a title containing q must hold (phrasePairs), when few enough to look up. */
-  pairs?: readonly string[] | null;
+  /** The keys a title containing q must hold (titleKeys), when few enough to look up. */
+  keys?: { index: TitleKeys['index']; values: readonly string[] } | null;
 };
 
 /**
@@ -188,14 +213,16 @@ function searchSql(input: SearchIdsInput) {
   const byScore = (a: string) =>
     sql`${score(a)} desc, ${sql.raw(`${a}.play_count desc, ${a}.created_at desc, ${a}.id desc`)}`;
 
-  // Every title match: a phrase's through the pairs it can be (the fence, `offset 0`, keeps
-  // the ILIKE from being planned as a second index condition on the trigram GIN, which would
-  // read what the pairs spare); anything else through the title's trigram GIN.
+  // Every title match: through the words or pairs a title containing q must hold (the
+  // fence, `offset 0`, keeps the ILIKE from being planned as a second index condition on the
+  // trigram GIN, which would read what the keys spare); otherwise through the trigram GIN.
+  const titleKeyed = input.keys && input.keys.values.length > 0 ? input.keys : null;
   const allTitles = (gate: SQL) =>
-    input.pairs && input.pairs.length > 0
+    titleKeyed
       ? sql`select ${cols('s')} from (
           select ${cols('p')} from songs p
-          where title_pairs(p.title) && ${textArray(input.pairs)}::text[] and ${inGenre('p')}
+          where ${sql.raw(titleKeyed.index)}(p.title) && ${textArray(titleKeyed.values)}::text[]
+            and ${inGenre('p')}
             and ${gate}
           offset 0) s
         where ${ilike('s.title')}`
@@ -267,7 +294,11 @@ function searchSql(input: SearchIdsInput) {
      */
     sparse(stats: SearchStats): SQL {
       const sides: SQL[] = [];
-      if (stats.titles !== 0) sides.push(allTitles(sql`true`));
+      // Found whole (`offset 0`) before the ORDER BY … LIMIT: left to the planner, a rare
+      // word's titles alone were read by walking the sort's index and filtering every title
+      // (25,000 rows for 'muro'), where at most SPARSE_TITLES match.
+      if (stats.titles !== 0)
+        sides.push(sql`select * from (${allTitles(sql`true`)} offset 0) titles`);
       if (stats.genres > 0)
         sides.push(
           input.sort === 'relevance' ? sql`(${nearestGenreSongs})` : genreSongs(sql`true`, keys),
@@ -353,7 +384,7 @@ function searchSql(input: SearchIdsInput) {
     stats(): SQL {
       return sql`select
         ${titleBound(query) ?? sql`null::bigint`} as titles,
-        array_to_json(${phrasePairs(query) ?? sql`null::text[]`}) as pairs,
+        array_to_json(${titleKeys(query)?.keys ?? sql`null::text[]`}) as keys,
         (select count(*) from (${genreValues}) g) as genres,
         (select count(*) from (${artistValues}) a) as artists`;
     },
@@ -486,18 +517,19 @@ export function createSongsRepository(db: Db) {
       const pattern = containsPattern(input.query);
       const [row] = await queryRows<{
         titles: string | number | null;
-        pairs: string[] | null;
+        keys: string[] | null;
         genres: string | number;
         artists: string | number;
       }>(db, searchSql({ ...input, pattern }).stats());
-      const pairs = row!.pairs;
+      const index = titleKeys(input.query)?.index;
+      const keys = index && row!.keys ? { index, values: row!.keys } : null;
       const stats: SearchStats = {
-        // No pair of title words that a phrase can be: no title contains it.
-        titles: pairs?.length === 0 ? 0 : row!.titles === null ? null : Number(row!.titles),
+        // No word or pair of words that a title containing q must hold: no title contains it.
+        titles: keys?.values.length === 0 ? 0 : row!.titles === null ? null : Number(row!.titles),
         genres: Number(row!.genres),
         artists: Number(row!.artists),
       };
-      const plan = searchSql({ ...input, pattern, pairs });
+      const plan = searchSql({ ...input, pattern, keys });
       if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
       const ids =
         stats.titles !== null &&
@@ -520,14 +552,16 @@ export function createSongsRepository(db: Db) {
                 desc(songs.playCount),
                 desc(songs.createdAt),
               ];
-      return db
-        .select()
-        .from(songs)
-        // An array, computed first: `in (subquery)` let the planner misjudge the page's size
-        // and hash-join it against a scan of every song (160 ms at 1M, ADR 0011).
-        .where(sql`${songs.id} = any(array(${ids}))`)
-        .orderBy(...order, desc(songs.id))
-        .limit(input.limit);
+      return (
+        db
+          .select()
+          .from(songs)
+          // An array, computed first: `in (subquery)` let the planner misjudge the page's size
+          // and hash-join it against a scan of every song (160 ms at 1M, ADR 0011).
+          .where(sql`${songs.id} = any(array(${ids}))`)
+          .orderBy(...order, desc(songs.id))
+          .limit(input.limit)
+      );
     },
 
     /**
