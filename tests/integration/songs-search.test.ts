@@ -281,8 +281,9 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
       // A phrase (two words or more) is looked up by the adjacent title words its first two
       // can be (ADR 0011 "Phrases"): partial words at its ends, separators before or after
       // it, punctuation between words, repeats, letters beyond ASCII, and a first word short
-      // enough to end too many words ('zz tide': over 1,024 pairs, so the trigram path answers) must all rank as a full
-      // scan does, sparse and dense, in each sort, with and without a genre.
+      // enough to end too many words ('zz tide': over 1,024 pairs, so the trigram path
+      // answers) must all rank as a full scan does, sparse and dense, in each sort, with and
+      // without a genre.
       fake.tracks = []; // a phrase found nowhere answers nothing, not the external catalogue's
       await db().execute(sql`
         insert into songs (title, genre, play_count, created_at, file_url)
