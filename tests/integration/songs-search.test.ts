@@ -24,10 +24,13 @@ import {
 // in step with the profile; when nothing contains the query, misspelt words are corrected
 // against the catalogue's own words before the external catalogue is asked.
 
+/** `q` as an ILIKE pattern for "contains", its wildcards and escape taken literally. */
+const containsLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Each sort's ORDER BY as a full scan for `q` ranks songs: what the bounded plans must match. */
 function fullScanOrders(q: string) {
   const field = (column: string) =>
-    sql`case when ${sql.raw(column)} ilike ${`%${q}%`} then similarity(${sql.raw(column)}, ${q}) else 0 end`;
+    sql`case when ${sql.raw(column)} ilike ${containsLike(q)} then similarity(${sql.raw(column)}, ${q}) else 0 end`;
   const score = sql`greatest(${field('title')}, ${field('genre')}, ${field('artist')})`;
   return {
     relevance: sql`${score} desc, play_count desc, created_at desc, id desc`,
@@ -35,6 +38,7 @@ function fullScanOrders(q: string) {
     recent: sql`created_at desc, id desc`,
   };
 }
+const SORTS = ['relevance', 'popular', 'recent'] as const;
 
 describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
   let fake: FakeCatalogue;
@@ -65,6 +69,33 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
   };
   const titles = async (params: Record<string, string>) =>
     (await search(params)).songs.map((s) => s.title);
+
+  /**
+   * Searches `q` through the API, in `sort` and within `genre`, and expects the page a full
+   * scan ranks first (the songs whose title, genre or artist contains it); returns that page.
+   */
+  async function expectFullScanPage(
+    q: string,
+    sort: (typeof SORTS)[number],
+    genre: string | null = null,
+  ) {
+    const like = containsLike(q);
+    const expected = await rows<{ id: string }>(
+      ctx,
+      sql`select id from songs
+          where (title ilike ${like} or genre ilike ${like} or artist ilike ${like})
+            and (${genre}::text is null or lower(genre) = ${genre})
+          order by ${fullScanOrders(q)[sort]} limit 20`,
+    );
+    const params: Record<string, string> = { q, sort };
+    if (genre) params.genre = genre;
+    const got = (await search(params)).songs;
+    expect(
+      got.map((s) => s.id),
+      `${q} ${sort} ${genre}`,
+    ).toEqual(expected.map((r) => r.id));
+    return expected;
+  }
   const db = () => ctx.db.database.db;
 
   /** An account with a profile, written in SQL (sign-up is rate limited per address). */
@@ -185,16 +216,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
       await song({ title: 'Echo', plays: 0, ageMin: 50 });
       await song({ title: 'Quiet', genre: 'Echo Pop', plays: 500, ageMin: 60 });
       await song({ title: 'A Distant Echo Over the Water at Night', plays: 5, ageMin: 70 });
-      for (const [sort, order] of Object.entries(fullScanOrders('echo'))) {
-        const expected = await rows<{ id: string }>(
-          ctx,
-          sql`select id from songs
-              where title ilike '%echo%' or genre ilike '%echo%' or artist ilike '%echo%'
-              order by ${order} limit 20`,
-        );
-        const got = (await search({ q: 'echo', sort })).songs;
-        expect(got.map((s) => s.id)).toEqual(expected.map((r) => r.id));
-      }
+      for (const sort of SORTS) await expectFullScanPage('echo', sort);
       // Exact title, then the genre 'Echo Pop', then the artist 'Echo Valley' by plays.
       const ranked = (await search({ q: 'echo' })).songs;
       expect(ranked.slice(0, 2).map((s) => s.title)).toEqual(['Echo', 'Quiet']);
@@ -217,24 +239,8 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
           now() - i * interval '1 second', '/media/music/seed.wav'
         from generate_series(1, 2700) i`);
       for (const q of ['filler', 'comet', 'nebula dust', 'comet pop'])
-        for (const genre of [null, 'jazz']) {
-          for (const [sort, order] of Object.entries(fullScanOrders(q))) {
-            const expected = await rows<{ id: string }>(
-              ctx,
-              sql`select id from songs
-                  where (title ilike ${`%${q}%`} or genre ilike ${`%${q}%`} or artist ilike ${`%${q}%`})
-                    and (${genre}::text is null or lower(genre) = ${genre})
-                  order by ${order} limit 20`,
-            );
-            const params: Record<string, string> = { q, sort };
-            if (genre) params.genre = genre;
-            const got = (await search(params)).songs;
-            expect(
-              got.map((s) => s.id),
-              `${q} ${sort} ${genre}`,
-            ).toEqual(expected.map((r) => r.id));
-          }
-        }
+        for (const genre of [null, 'jazz'])
+          for (const sort of SORTS) await expectFullScanPage(q, sort, genre);
     });
 
     it('ranks the songs of a name shared by many artists as a full scan would, in each order', async () => {
@@ -257,24 +263,8 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
           '/media/music/seed.wav'
         from generate_series(1, 1100) i`);
       for (const genre of [null, 'jazz'])
-        for (const sort of ['popular', 'recent'] as const) {
-          const q = 'zorro';
-          const expected = await rows<{ id: string }>(
-            ctx,
-            sql`select id from songs
-                where (title ilike '%zorro%' or genre ilike '%zorro%' or artist ilike '%zorro%')
-                  and (${genre}::text is null or lower(genre) = ${genre})
-                order by ${fullScanOrders(q)[sort]} limit 20`,
-          );
-          expect(expected).toHaveLength(20);
-          const params: Record<string, string> = { q, sort };
-          if (genre) params.genre = genre;
-          const got = (await search(params)).songs;
-          expect(
-            got.map((s) => s.id),
-            `${sort} ${genre}`,
-          ).toEqual(expected.map((r) => r.id));
-        }
+        for (const sort of ['popular', 'recent'] as const)
+          expect(await expectFullScanPage('zorro', sort, genre)).toHaveLength(20);
     });
 
     it('finds words and phrases by the title words they can be as a full scan would, whatever their edges', async () => {
@@ -328,23 +318,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
       ];
       for (const q of phrases)
         for (const genre of [null, 'jazz'])
-          for (const [sort, order] of Object.entries(fullScanOrders(q))) {
-            const expected = await rows<{ id: string }>(
-              ctx,
-              sql`select id from songs
-                  where (title ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}
-                      or genre ilike ${`%${q}%`} or artist ilike ${`%${q}%`})
-                    and (${genre}::text is null or lower(genre) = ${genre})
-                  order by ${order} limit 20`,
-            );
-            const params: Record<string, string> = { q, sort };
-            if (genre) params.genre = genre;
-            const got = (await search(params)).songs;
-            expect(
-              got.map((s) => s.id),
-              `${q} ${sort} ${genre}`,
-            ).toEqual(expected.map((r) => r.id));
-          }
+          for (const sort of SORTS) await expectFullScanPage(q, sort, genre);
       // Not vacuous: the phrases found what they should. (The API trims the query, so a
       // phrase's edges are tried with punctuation.)
       // (Two letters at the ends: the typo pass leaves them alone.)
