@@ -73,10 +73,17 @@ const SPARSE_NAMES = 2000;
 
 /**
  * What the small tables say about a query before songs is read: an upper bound on the
- * titles that can contain it (null when no word of it can be looked up), and how many
- * genre values and artists contain it.
+ * titles that can contain it (null when no word of it can be looked up), how many genre
+ * values and artists contain it, and the title words or pairs that a title containing it
+ * must hold.
  */
-type SearchStats = { titles: number | null; genres: number; artists: number };
+type SearchStats = {
+  titles: number | null;
+  genres: number;
+  artists: number;
+  /** The words or pairs a title containing q must hold (titleKeys); null: trigrams find them. */
+  titleKeys: string[] | null;
+};
 
 /**
  * A title contains q only if every word of q is a word of the title — whole between two
@@ -171,18 +178,12 @@ function phrasePairs(query: string): SQL | null {
     end)`;
 }
 
-/** A text[] literal, bound as one parameter. */
-const textArray = (xs: readonly string[]) =>
-  `{${xs.map((x) => `"${x.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
-
 type SearchIdsInput = {
   query: string;
   pattern: string;
   genre: string | null;
   sort: SongSort;
   limit: number;
-  /** The keys a title containing q must hold (titleKeys), when few enough to look up. */
-  keys?: { index: TitleKeys['index']; values: readonly string[] } | null;
 };
 
 /**
@@ -213,15 +214,15 @@ function searchSql(input: SearchIdsInput) {
   const byScore = (a: string) =>
     sql`${score(a)} desc, ${sql.raw(`${a}.play_count desc, ${a}.created_at desc, ${a}.id desc`)}`;
 
+  const titleKey = titleKeys(query);
   // Every title match: through the words or pairs a title containing q must hold (the
   // fence, `offset 0`, keeps the ILIKE from being planned as a second index condition on the
   // trigram GIN, which would read what the keys spare); otherwise through the trigram GIN.
-  const titleKeyed = input.keys && input.keys.values.length > 0 ? input.keys : null;
-  const allTitles = (gate: SQL) =>
-    titleKeyed
+  const allTitles = (stats: SearchStats, gate: SQL) =>
+    titleKey && stats.titleKeys && stats.titleKeys.length > 0
       ? sql`select ${cols('s')} from (
           select ${cols('p')} from songs p
-          where ${sql.raw(titleKeyed.index)}(p.title) && ${textArray(titleKeyed.values)}::text[]
+          where ${sql.raw(titleKey.index)}(p.title) && ${sql.param(stats.titleKeys)}::text[]
             and ${inGenre('p')}
             and ${gate}
           offset 0) s
@@ -298,7 +299,7 @@ function searchSql(input: SearchIdsInput) {
       // word's titles alone were read by walking the sort's index and filtering every title
       // (25,000 rows for 'muro'), where at most SPARSE_TITLES match.
       if (stats.titles !== 0)
-        sides.push(sql`select * from (${allTitles(sql`true`)} offset 0) titles`);
+        sides.push(sql`select * from (${allTitles(stats, sql`true`)} offset 0) titles`);
       if (stats.genres > 0)
         sides.push(
           input.sort === 'relevance' ? sql`(${nearestGenreSongs})` : genreSongs(sql`true`, keys),
@@ -315,7 +316,7 @@ function searchSql(input: SearchIdsInput) {
     },
 
     /** Many matches, or no bound: the head of the sort's index decides (ADR 0006). */
-    dense(): SQL {
+    dense(stats: SearchStats): SQL {
       // The head of the sort's index (relevance: play count), filtered by the genre first.
       const head = sql`select ${cols('s')} from songs s where ${inGenre('s')} order by ${keys} limit ${window}`;
       if (input.sort !== 'relevance') {
@@ -328,7 +329,7 @@ function searchSql(input: SearchIdsInput) {
           with win as materialized (
             select ${cols('w')} from (${head}) w where ${matches('w')} order by ${keys} limit ${n}
           ), rest as materialized (
-            ${allTitles(rare)}
+            ${allTitles(stats, rare)}
             union
             ${genreSongs(rare, keys)}
             union
@@ -371,7 +372,7 @@ function searchSql(input: SearchIdsInput) {
           select * from win
           ${nearestTitles}
           union (
-            ${allTitles(otherTitles)})
+            ${allTitles(stats, otherTitles)})
           union (
             ${nearestGenreSongs})
           union (
@@ -384,7 +385,7 @@ function searchSql(input: SearchIdsInput) {
     stats(): SQL {
       return sql`select
         ${titleBound(query) ?? sql`null::bigint`} as titles,
-        array_to_json(${titleKeys(query)?.keys ?? sql`null::text[]`}) as keys,
+        array_to_json(${titleKey?.keys ?? sql`null::text[]`}) as keys,
         (select count(*) from (${genreValues}) g) as genres,
         (select count(*) from (${artistValues}) a) as artists`;
     },
@@ -515,28 +516,27 @@ export function createSongsRepository(db: Db) {
       limit: number;
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
+      const plan = searchSql({ ...input, pattern });
       const [row] = await queryRows<{
         titles: string | number | null;
         keys: string[] | null;
         genres: string | number;
         artists: string | number;
-      }>(db, searchSql({ ...input, pattern }).stats());
-      const index = titleKeys(input.query)?.index;
-      const keys = index && row!.keys ? { index, values: row!.keys } : null;
+      }>(db, plan.stats());
       const stats: SearchStats = {
         // No word or pair of words that a title containing q must hold: no title contains it.
-        titles: keys?.values.length === 0 ? 0 : row!.titles === null ? null : Number(row!.titles),
+        titles: row!.keys?.length === 0 ? 0 : row!.titles === null ? null : Number(row!.titles),
         genres: Number(row!.genres),
         artists: Number(row!.artists),
+        titleKeys: row!.keys,
       };
-      const plan = searchSql({ ...input, pattern, keys });
       if (stats.titles === 0 && stats.genres === 0 && stats.artists === 0) return [];
       const ids =
         stats.titles !== null &&
         stats.titles <= SPARSE_TITLES &&
         stats.genres + stats.artists <= (input.sort === 'relevance' ? SPARSE_NAMES : SPARSE_VALUES)
           ? plan.sparse(stats)
-          : plan.dense();
+          : plan.dense(stats);
       const order =
         input.sort === 'popular'
           ? [desc(songs.playCount), desc(songs.createdAt)]
