@@ -192,7 +192,8 @@ type SearchIdsInput = {
  */
 function searchSql(input: SearchIdsInput) {
   const { query, pattern } = input;
-  const n = sql.raw(String(Math.max(1, Math.trunc(input.limit))));
+  const limit = Math.max(1, Math.trunc(input.limit));
+  const n = sql.raw(String(limit));
   const window = sql.raw(String(SEARCH_WINDOW));
   const ilike = (column: string) => sql`${sql.raw(column)} ilike ${pattern} escape '\\'`;
   const matches = (a: string) =>
@@ -250,9 +251,10 @@ function searchSql(input: SearchIdsInput) {
     limit ${n}`;
   const artistValues = sql`select a.artist_id, a.name from song_artists a
     where a.songs > 0 and ${ilike('a.name')}`;
-  const artistSongs = (artists: SQL, order: SQL) => sql`
+  const artistSongs = (artists: SQL, order: SQL, bound: SQL = sql`true`) => sql`
     select ${cols('t')} from (${artists}) a cross join lateral (
-      select ${cols('s')} from songs s where s.artist_id = a.artist_id and ${inGenre('s')}
+      select ${cols('s')} from songs s
+      where s.artist_id = a.artist_id and ${inGenre('s')} and ${bound}
       order by ${order} limit ${n}) t`;
   // Popular or recent over many artists (a first or last name shared by hundreds): each
   // artist's first song in the sort's order gives a bound, the `limit`-th best of those,
@@ -267,13 +269,8 @@ function searchSql(input: SearchIdsInput) {
         select s.play_count, s.created_at, s.id from songs s
         where s.artist_id = b.artist_id and ${inGenre('s')}
         order by ${keys} limit 1) f
-      order by ${keys} offset ${sql.raw(String(Math.max(1, Math.trunc(input.limit)) - 1))} limit 1)`;
-    return sql`
-      select ${cols('t')} from (${artists}) a cross join lateral (
-        select ${cols('s')} from songs s
-        where s.artist_id = a.artist_id and ${inGenre('s')}
-          and s.${lead} >= coalesce(${bound}, ${floor})
-        order by ${keys} limit ${n}) t`;
+      order by ${keys} offset ${sql.raw(String(limit - 1))} limit 1)`;
+    return artistSongs(artists, keys, sql`s.${lead} >= coalesce(${bound}, ${floor})`);
   };
   // For relevance, the `limit` artists nearest the query that have a song (in the genre);
   // `offset 0` keeps that probe out of the sort's input, so it runs only until they are found.
