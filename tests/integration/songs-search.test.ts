@@ -243,6 +243,30 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
           for (const sort of SORTS) await expectFullScanPage(q, sort, genre);
     });
 
+    it('ranks the many titles holding a word or pair within a genre as a full scan would', async () => {
+      // 5,100 titles hold the word 'keyed' and the pair 'keyed song', none of them in the
+      // head of Jazz (the 1,100 'Plain' songs, most played and newest): within a genre the
+      // titles holding the keys are filtered by genre when few, and read through the
+      // genre's index when more than 5,000 (ADR 0011); both must rank as a full scan does.
+      await db().execute(sql`
+        insert into songs (title, genre, play_count, created_at, file_url)
+        select 'Keyed Song ' || i, case when i % 3 = 0 then 'Jazz' else 'Rock' end, i % 11,
+          now() - interval '1 day' - i * interval '1 second', '/media/music/seed.wav'
+        from generate_series(1, 5100) i`);
+      await db().execute(sql`
+        insert into songs (title, genre, play_count, created_at, file_url)
+        select 'Plain ' || i, 'Jazz', 5000 + i, now() - i * interval '1 second',
+          '/media/music/seed.wav'
+        from generate_series(1, 1100) i`);
+      for (const q of ['keyed', 'keyed so', 'eyed song 51'])
+        for (const genre of [null, 'jazz'])
+          for (const sort of SORTS)
+            expect(await expectFullScanPage(q, sort, genre), `${q} ${sort} ${genre}`).toHaveLength(
+              // 51, 510–519 and 5100; a third of them (multiples of 3) in Jazz.
+              q === 'eyed song 51' ? (genre ? 6 : 12) : 20,
+            );
+    });
+
     it('ranks the songs of a name shared by many artists as a full scan would, in each order', async () => {
       // 60 artists named 'Zorro …' (more than are read one by one) whose songs are neither the
       // most played nor the newest: popular and recent read each artist down to the bound

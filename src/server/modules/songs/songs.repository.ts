@@ -120,6 +120,12 @@ function titleBound(query: string): SQL | null {
 }
 
 /**
+ * Within a genre, the titles holding a query's keys are filtered by genre when there are at
+ * most this many; more, and they are read through the genre's index too.
+ */
+const KEYED_TITLES = 5000;
+
+/**
  * At most this many pairs of words (a phrase) or words (one word) are looked up for a
  * query's titles; more, and its titles are found by trigrams.
  */
@@ -187,6 +193,24 @@ type SearchIdsInput = {
 };
 
 /**
+ * The branches of a search that can find anything: a side the small tables say nothing
+ * matches (no title can contain q, no genre value or artist name does) is left out of the
+ * query, so it is neither planned nor run. Planning a branch over songs weighs each of its
+ * indexes, about a third of a millisecond per branch; and a title side with nothing to look
+ * up by would scan every title for a query too short for trigrams ('xu': 250 ms at 1M).
+ */
+function sides(
+  stats: SearchStats,
+  branches: { titles: () => SQL[]; genres: () => SQL; artists: () => SQL },
+): SQL[] {
+  return [
+    ...(stats.titles !== 0 ? branches.titles() : []),
+    ...(stats.genres > 0 ? [branches.genres()] : []),
+    ...(stats.artists > 0 ? [branches.artists()] : []),
+  ];
+}
+
+/**
  * The SQL of a search (ADR 0006 "Search plan", ADR 0011). All of it names its own aliases
  * (`s`, `w`, `c`, …) so that nothing binds to the outer `songs` of `search`.
  */
@@ -219,16 +243,32 @@ function searchSql(input: SearchIdsInput) {
   // Every title match: through the words or pairs a title containing q must hold (the
   // fence, `offset 0`, keeps the ILIKE from being planned as a second index condition on the
   // trigram GIN, which would read what the keys spare); otherwise through the trigram GIN.
-  const allTitles = (stats: SearchStats, gate: SQL) =>
-    titleKey && stats.titleKeys && stats.titleKeys.length > 0
-      ? sql`select ${cols('s')} from (
-          select ${cols('p')} from songs p
-          where ${sql.raw(titleKey.index)}(p.title) && ${sql.param(stats.titleKeys)}::text[]
-            and ${inGenre('p')}
-            and ${gate}
-          offset 0) s
-        where ${ilike('s.title')}`
-      : sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
+  // The keys are a subquery's value, not a constant: estimated from each of up to 1,024
+  // keys, a pair such as 'r&b' seemed to hold a fifth of all titles.
+  const allTitles = (stats: SearchStats, gate: SQL) => {
+    if (!titleKey || !stats.titleKeys || stats.titleKeys.length === 0)
+      return sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
+    const keyed = (genre: SQL, bound: SQL) => sql`
+      select ${cols('p')} from songs p
+      where ${sql.raw(titleKey.index)}(p.title) && (select ${sql.param(stats.titleKeys)}::text[])
+        and ${genre} and ${gate} ${bound}`;
+    if (input.genre === null)
+      return sql`select ${cols('s')} from (${keyed(sql`true`, sql`offset 0`)}) s where ${ilike('s.title')}`;
+    // Within a genre the keys' titles are read first and filtered by genre when they are
+    // few. Left to the planner, the keys' index was ANDed with the genre's, which reads all
+    // of the genre (10–15 ms for its 125,000 songs at 1M) where the keys gave 833 titles
+    // ('lights ghost'); for keys of many titles (known once 5,001 of them are read) that
+    // AND is still the plan.
+    const few = sql.raw(String(KEYED_TITLES));
+    return sql`select ${cols('t')} from (
+      with few as materialized (${keyed(sql`true`, sql`limit ${few} + 1`)})
+      select ${cols('f')} from few f
+      where (select count(*) from few) <= ${few} and ${inGenre('f')} and ${ilike('f.title')}
+      union all
+      select ${cols('s')} from (
+        ${keyed(inGenre('p'), sql`and (select count(*) from few) > ${few} offset 0`)}) s
+      where ${ilike('s.title')}) t`;
+  };
   // Genres and artists are few distinct values shared by many songs, so they are matched
   // where each value is one row, in tables kept by triggers (migration 0003): `song_genres`
   // (the distinct lower-cased genres) and `song_artists` (the artists with songs, named as
@@ -291,25 +331,21 @@ function searchSql(input: SearchIdsInput) {
      * and each matching genre's and artist's first `limit`, ranked; no read of the head.
      */
     sparse(stats: SearchStats): SQL {
-      const sides: SQL[] = [];
-      // Found whole (`offset 0`) before the ORDER BY … LIMIT: left to the planner, a rare
-      // word's titles alone were read by walking the sort's index and filtering every title
-      // (25,000 rows for 'muro'), where at most SPARSE_TITLES match.
-      if (stats.titles !== 0)
-        sides.push(sql`select * from (${allTitles(stats, sql`true`)} offset 0) titles`);
-      if (stats.genres > 0)
-        sides.push(
+      const found = sides(stats, {
+        // Found whole (`offset 0`) before the ORDER BY … LIMIT: left to the planner, a rare
+        // word's titles alone were read by walking the sort's index and filtering every title
+        // (25,000 rows for 'muro'), where at most SPARSE_TITLES match.
+        titles: () => [sql`select * from (${allTitles(stats, sql`true`)} offset 0) titles`],
+        genres: () =>
           input.sort === 'relevance' ? sql`(${nearestGenreSongs})` : genreSongs(sql`true`, keys),
-        );
-      if (stats.artists > 0)
-        sides.push(
+        artists: () =>
           artistSongs(
             input.sort === 'relevance' ? nearestArtists : artistValues,
             input.sort === 'relevance' ? plays : keys,
           ),
-        );
+      });
       const order = input.sort === 'relevance' ? byScore('c') : keys;
-      return sql`select c.id from (${sql.join(sides, sql` union `)}) c order by ${order} limit ${n}`;
+      return sql`select c.id from (${sql.join(found, sql` union `)}) c order by ${order} limit ${n}`;
     },
 
     /** Many matches, or no bound: the head of the sort's index decides (ADR 0006). */
@@ -322,15 +358,16 @@ function searchSql(input: SearchIdsInput) {
         // index and the matching genres and artists. `rest` is materialized so that no plan
         // walks the ordered index filtering a rare term.
         const rare = sql`(select count(*) from win) < ${n}`;
+        const rest = sides(stats, {
+          titles: () => [allTitles(stats, rare)],
+          genres: () => genreSongs(rare, keys),
+          artists: () => boundedArtistSongs(sql`${artistValues} and ${rare}`),
+        });
         return sql`
           with win as materialized (
             select ${cols('w')} from (${head}) w where ${matches('w')} order by ${keys} limit ${n}
           ), rest as materialized (
-            ${allTitles(stats, rare)}
-            union
-            ${genreSongs(rare, keys)}
-            union
-            ${boundedArtistSongs(sql`${artistValues} and ${rare}`)}
+            ${sql.join(rest, sql` union `)}
           )
           select id from (
             select * from win where (select count(*) from win) >= ${n}
@@ -349,12 +386,14 @@ function searchSql(input: SearchIdsInput) {
       // broad short term leaves them to the head.
       const indexable = trigramIndexable(query);
       const nearestTitles = indexable
-        ? sql`union (
+        ? [
+            sql`(
             select ${cols('s')} from songs s
             where ${ilike('lower(s.title)')} and ${inGenre('s')}
               and (select broad and titles from verdict)
-            order by lower(s.title) <-> ${query} limit ${n})`
-        : sql``;
+            order by lower(s.title) <-> ${query} limit ${n})`,
+          ]
+        : [];
       const otherTitles = indexable
         ? sql`not (select broad and titles from verdict)`
         : sql`not (select broad from verdict)`;
@@ -366,14 +405,17 @@ function searchSql(input: SearchIdsInput) {
             count(*) filter (where ${ilike('win.title')}) > 0 as titles
           from win
         ), candidates as (
-          select * from win
-          ${nearestTitles}
-          union (
-            ${allTitles(stats, otherTitles)})
-          union (
-            ${nearestGenreSongs})
-          union (
-            ${artistSongs(nearestArtists, plays)})
+          ${sql.join(
+            [
+              sql`select * from win`,
+              ...sides(stats, {
+                titles: () => [...nearestTitles, sql`(${allTitles(stats, otherTitles)})`],
+                genres: () => sql`(${nearestGenreSongs})`,
+                artists: () => sql`(${artistSongs(nearestArtists, plays)})`,
+              }),
+            ],
+            sql` union `,
+          )}
         )
         select c.id from candidates c order by ${byScore('c')} limit ${n}`;
     },
