@@ -74,7 +74,12 @@ describe.each(dbKinds)('access token claims on %s', (kind) => {
   it('refuses an issued token once its exp has passed on the server clock', async () => {
     const { token, claims } = await issued();
     expect((await sessionWith(token)).statusCode).toBe(200);
-    ctx.clock.advance((claims.exp! + 1) * 1000 - ctx.clock.now().getTime());
+    // Verified once already: the repeat still judges the expiry, to the second.
+    ctx.clock.advance((claims.exp! - 1) * 1000 - ctx.clock.now().getTime());
+    expect((await sessionWith(token)).statusCode).toBe(200);
+    ctx.clock.advance(1000);
+    expect((await sessionWith(token)).statusCode).toBe(401);
+    ctx.clock.advance(1000);
     expect((await sessionWith(token)).statusCode).toBe(401);
   });
 });
