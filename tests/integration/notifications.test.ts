@@ -5,6 +5,7 @@ import { createRolesRepository } from '../../src/server/modules/roles/roles.repo
 import type { NotificationsModule } from '../../src/server/modules/notifications/notifications.module.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
+import { freshIp, signUp } from './auth-helpers.ts';
 import { LiveClient, notificationsApi, openLive } from './notifications-helpers.ts';
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
@@ -301,6 +302,64 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       live.socket.close();
       expect((await call('POST', '/api/auth/sign-out', leaving)).statusCode).toBeLessThan(300);
       await expect(openLive(ctx.app, leaving.headers)).rejects.toThrow(/401/);
+    });
+
+    it("closes a session's sockets when it signs out, is revoked or deleted, and no other session's", async () => {
+      // One account signed in on two devices, each with a socket.
+      const { res, payload } = await signUp(ctx.app, { display_name: 'Two Devices' });
+      expect(res.statusCode, res.body).toBe(201);
+      const userId = res.json().user.id as string;
+      const signIn = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: payload.email, password: payload.password },
+        remoteAddress: freshIp(),
+      });
+      expect(signIn.statusCode, signIn.body).toBe(200);
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      const laptop = bearer(res.json().access_token);
+      const phone = bearer(signIn.json().access_token);
+      const laptopLive = await openLive(ctx.app, laptop);
+      const phoneLive = await openLive(ctx.app, phone);
+      const aliceLive = await openLive(ctx.app, alice.headers);
+
+      // Signing out on the laptop closes its socket at once, not when its token expires.
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        headers: laptop,
+      });
+      expect(out.statusCode).toBeLessThan(300);
+      expect(await laptopLive.closedWith()).toBe(4001);
+      expect(phoneLive.closed).toBeNull();
+      await api.notify({ userId, type: 'system', title: 'Phone only', message: '' });
+      await phoneLive.next(LiveClient.titled('Phone only'));
+
+      // Every session of the account ended in one statement (as a password reset ends them).
+      await ctx.db.database.db.execute(
+        sql`update sessions set revoked_at = now(), revoked_reason = 'password_reset'
+            where user_id = ${userId} and revoked_at is null`,
+      );
+      expect(await phoneLive.closedWith()).toBe(4001);
+
+      // A live session deleted with its row (as its account's deletion cascades) closes too.
+      const again = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: payload.email, password: payload.password },
+        remoteAddress: freshIp(),
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      const tabletLive = await openLive(ctx.app, bearer(again.json().access_token));
+      await ctx.db.database.db.execute(
+        sql`delete from sessions where user_id = ${userId} and revoked_at is null`,
+      );
+      expect(await tabletLive.closedWith()).toBe(4001);
+      // Another user's socket lives on.
+      await api.notify({ userId: alice.userId, type: 'system', title: 'Alice still', message: '' });
+      await aliceLive.next(LiveClient.titled('Alice still'));
+      expect(aliceLive.closed).toBeNull();
+      aliceLive.socket.close();
     });
 
     it('closes on a frame that is not JSON or too large, ignores unknown messages, and lives on', async () => {

@@ -51,9 +51,9 @@ describe('live connections', () => {
     const live = createLiveConnections();
     const [a1, a2, b] = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
     const far = Date.now() + 60_000;
-    live.attach(a1, { userId: 'a', expiresAt: far });
-    live.attach(a2, { userId: 'a', expiresAt: far });
-    live.attach(b, { userId: 'b', expiresAt: far });
+    live.attach(a1, { userId: 'a', sessionId: 'a-a1', expiresAt: far });
+    live.attach(a2, { userId: 'a', sessionId: 'a-a2', expiresAt: far });
+    live.attach(b, { userId: 'b', sessionId: 'b-b', expiresAt: far });
     expect(live.sendTo('a', 'hello')).toBe(2);
     expect([a1.sent, a2.sent, b.sent]).toEqual([['hello'], ['hello'], []]);
 
@@ -69,7 +69,7 @@ describe('live connections', () => {
     vi.useFakeTimers();
     const live = createLiveConnections();
     const socket = new FakeSocket();
-    live.attach(socket, { userId: 'a', expiresAt: Date.now() + 5_000 });
+    live.attach(socket, { userId: 'a', sessionId: 'a-socket', expiresAt: Date.now() + 5_000 });
     vi.advanceTimersByTime(4_999);
     expect(socket.closedWith).toBeNull();
     vi.advanceTimersByTime(1);
@@ -77,9 +77,35 @@ describe('live connections', () => {
     expect(live.size()).toBe(0);
 
     const late = new FakeSocket();
-    live.attach(late, { userId: 'a', expiresAt: Date.now() - 1 });
+    live.attach(late, { userId: 'a', sessionId: 'a-late', expiresAt: Date.now() - 1 });
     expect(late.closedWith).toBe(closeCodes.sessionExpired);
     expect(live.size()).toBe(0);
+  });
+
+  it("closes a session's sockets when it ends, and no other session's", () => {
+    const live = createLiveConnections();
+    const [tab1, tab2, phone, other] = [
+      new FakeSocket(),
+      new FakeSocket(),
+      new FakeSocket(),
+      new FakeSocket(),
+    ];
+    const far = Date.now() + 60_000;
+    live.attach(tab1, { userId: 'a', sessionId: 'laptop', expiresAt: far });
+    live.attach(tab2, { userId: 'a', sessionId: 'laptop', expiresAt: far });
+    live.attach(phone, { userId: 'a', sessionId: 'phone', expiresAt: far });
+    live.attach(other, { userId: 'b', sessionId: 'b-laptop', expiresAt: far });
+    expect(live.closeSession('laptop')).toBe(2);
+    expect([tab1, tab2, phone, other].map((s) => s.closedWith)).toEqual([
+      closeCodes.sessionExpired,
+      closeCodes.sessionExpired,
+      null,
+      null,
+    ]);
+    expect(live.sendTo('a', 'still')).toBe(1);
+    expect(phone.sent).toEqual(['still']);
+    expect(live.closeSession('laptop')).toBe(0);
+    live.stop();
   });
 
   it('ends a socket whose peer stopped answering pings', () => {
@@ -88,8 +114,8 @@ describe('live connections', () => {
     const [healthy, gone] = [new FakeSocket(), new FakeSocket()];
     gone.answersPings = false;
     const far = Date.now() + 600_000;
-    live.attach(healthy, { userId: 'a', expiresAt: far });
-    live.attach(gone, { userId: 'b', expiresAt: far });
+    live.attach(healthy, { userId: 'a', sessionId: 'a-healthy', expiresAt: far });
+    live.attach(gone, { userId: 'b', sessionId: 'b-gone', expiresAt: far });
     vi.advanceTimersByTime(1_000); // pinged
     vi.advanceTimersByTime(1_000); // no pong since: ended
     expect(gone.terminated).toBe(true);
@@ -101,7 +127,8 @@ describe('live connections', () => {
   it('closes the oldest socket of a user beyond the limit', () => {
     const live = createLiveConnections({ maxPerUser: 2 });
     const sockets = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
-    for (const s of sockets) live.attach(s, { userId: 'a', expiresAt: Date.now() + 60_000 });
+    for (const s of sockets)
+      live.attach(s, { userId: 'a', sessionId: 'a-s', expiresAt: Date.now() + 60_000 });
     expect(sockets.map((s) => s.closedWith)).toEqual([closeCodes.tooManyConnections, null, null]);
     expect(live.sendTo('a', 'x')).toBe(2);
     live.stop();
@@ -112,17 +139,22 @@ describe('live connections', () => {
     const seen: unknown[] = [];
     const far = Date.now() + 60_000;
     const ok = new FakeSocket();
-    live.attach(ok, { userId: 'a', expiresAt: far, onMessage: (m) => seen.push(m) });
+    live.attach(ok, {
+      userId: 'a',
+      sessionId: 'a-ok',
+      expiresAt: far,
+      onMessage: (m) => seen.push(m),
+    });
     ok.emit('message', Buffer.from('{"type":"ping"}'), false);
     expect(seen).toEqual([{ type: 'ping' }]);
 
     const text = new FakeSocket();
-    live.attach(text, { userId: 'a', expiresAt: far });
+    live.attach(text, { userId: 'a', sessionId: 'a-text', expiresAt: far });
     text.emit('message', Buffer.from('nope'), false);
     expect(text.closedWith).toBe(closeCodes.policyViolation);
 
     const binary = new FakeSocket();
-    live.attach(binary, { userId: 'a', expiresAt: far });
+    live.attach(binary, { userId: 'a', sessionId: 'a-binary', expiresAt: far });
     binary.emit('message', Buffer.from([0, 1]), true);
     expect(binary.closedWith).toBe(closeCodes.unsupportedData);
     live.stop();

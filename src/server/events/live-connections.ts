@@ -3,8 +3,8 @@
  * through the event channel; this registry hands them to that user's open sockets here (a
  * user with several tabs has several). It also keeps the sockets honest: a heartbeat ends
  * connections whose peer vanished, a socket closes when the access token it was opened with
- * expires (the client reconnects with its refreshed cookie, so a revoked session keeps no
- * socket past its token), frames that are not JSON close it, and a user holds a bounded number.
+ * expires (the client reconnects with its refreshed cookie) or at once when its session ends
+ * (closeSession), frames that are not JSON close it, and a user holds a bounded number.
  */
 
 /** What the registry needs of a `ws` WebSocket (structural, so tests can pass a fake). */
@@ -39,6 +39,8 @@ export type LiveConnectionsOptions = {
 
 export type AttachOptions = {
   userId: string;
+  /** The session whose access token opened the socket: its end closes the socket. */
+  sessionId: string;
   /** When the access token the socket was opened with expires (ms since the epoch). */
   expiresAt: number;
   /** A JSON message from the client (already parsed). */
@@ -48,6 +50,7 @@ export type AttachOptions = {
 type Entry = {
   socket: LiveSocket;
   userId: string;
+  sessionId: string;
   alive: boolean;
   expiry?: NodeJS.Timeout;
 };
@@ -108,6 +111,7 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
       const entry: Entry = {
         socket,
         userId: attach.userId,
+        sessionId: attach.sessionId,
         alive: true,
       };
       const mine = byUser.get(attach.userId) ?? [];
@@ -151,6 +155,21 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
         heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref?.();
       }
+    },
+
+    /**
+     * Closes every socket here opened by `sessionId` (signed out, revoked), as an expired
+     * token would; how many. Rare enough to look through all sockets.
+     */
+    closeSession(sessionId: string): number {
+      let closed = 0;
+      for (const entry of [...entries.values()]) {
+        if (entry.sessionId !== sessionId) continue;
+        entry.socket.close(closeCodes.sessionExpired, 'Session ended');
+        remove(entry);
+        closed += 1;
+      }
+      return closed;
     },
 
     /** Sends to every open socket of `userId` here; how many it went to. */

@@ -43,6 +43,14 @@ export type AuthModule = FeatureModule & {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The event channel on which the database announces the id of every session that ends
+ * early — signed out, revoked for a reused refresh token, by a password reset or with its
+ * account — once that commits (migration 0012's trigger, ADR 0021), so that whatever a
+ * session holds open (live sockets) closes with it.
+ */
+export const SESSIONS_REVOKED_CHANNEL = 'sessions_revoked';
+
 /** Wires the auth repositories and services; owns no rules itself. */
 export async function createAuthModule(
   ctx: ModuleContext,

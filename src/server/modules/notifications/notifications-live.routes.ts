@@ -35,7 +35,8 @@ export const notificationsLiveRoutes =
       (socket: LiveSocket, request) => {
         // The policy verified this token; its expiry bounds the socket (live-connections.ts).
         const exp = decodeJwt(accessTokenOf(request)!).exp ?? 0;
-        live.attach(socket, { userId: requirePrincipal(request).userId, expiresAt: exp * 1000 });
+        const { userId, sessionId } = requirePrincipal(request);
+        live.attach(socket, { userId, sessionId, expiresAt: exp * 1000 });
       },
     );
   };

@@ -26,7 +26,7 @@ const encode = (message: LiveServerMessage) => JSON.stringify(message);
 
 export type LiveNotifications = {
   /** Serves one authenticated socket until it closes. */
-  attach(socket: LiveSocket, user: { userId: string; expiresAt: number }): void;
+  attach(socket: LiveSocket, user: { userId: string; sessionId: string; expiresAt: number }): void;
   close(): Promise<void>;
 };
 
@@ -37,6 +37,8 @@ export type LiveNotifications = {
  */
 export function createLiveNotifications(deps: {
   database: Pick<Database, 'listen'>;
+  /** Where the database announces the id of each session that ends early (the auth module's). */
+  sessionsRevokedChannel: string;
   repository: Pick<NotificationsRepository, 'byId' | 'releasedAt'>;
   connections: LiveConnections;
   log: FastifyBaseLogger;
@@ -74,10 +76,21 @@ export function createLiveNotifications(deps: {
     log: deps.log,
   });
 
+  // A signed-out or revoked session's sockets close at once, in every process. One missed
+  // while deaf closes when its access token expires, as before this channel.
+  const revoked: EventChannel = openEventChannel({
+    database: deps.database,
+    channel: deps.sessionsRevokedChannel,
+    parse: (payload) => (z.uuid().safeParse(payload).success ? payload : null),
+    onEvent: async (sessionId) => void connections.closeSession(sessionId),
+    log: deps.log,
+  });
+
   return {
     attach(socket, user) {
       connections.attach(socket, {
         userId: user.userId,
+        sessionId: user.sessionId,
         expiresAt: user.expiresAt,
         onMessage: (message) => {
           // Anything else a client says is ignored.
@@ -87,7 +100,7 @@ export function createLiveNotifications(deps: {
     },
     async close() {
       connections.stop();
-      await channel.close();
+      await Promise.all([channel.close(), revoked.close()]);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { createLiveConnections } from '../../events/live-connections.ts';
 import { liveOrigins } from '../../events/live-origin.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import { SESSIONS_REVOKED_CHANNEL } from '../auth/auth.module.ts';
 import { createLiveNotifications } from './notifications-live.ts';
 import { notificationsLiveRoutes } from './notifications-live.routes.ts';
 import { createNotificationsRepository } from './notifications.repository.ts';
@@ -54,6 +55,7 @@ export function createNotificationsModule(ctx: ModuleContext): NotificationsModu
       // Listening starts with the routes, and stops before the database closes.
       const live = createLiveNotifications({
         database: ctx.database,
+        sessionsRevokedChannel: SESSIONS_REVOKED_CHANNEL,
         repository,
         connections: createLiveConnections({ now: () => ctx.clock.now().getTime() }),
         log: ctx.log,
