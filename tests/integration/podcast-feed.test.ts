@@ -305,12 +305,15 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     expect(none.statusCode).toBe(404);
   });
 
-  it('serves the enclosure without a session, with Range, and counts each GET from byte 0 once', async () => {
+  it('serves the enclosure without a session, with Range, and counts a GET from byte 0 once per listener a day', async () => {
     const feed = parseFeed((await fetchFeed(showId)).body)!;
     const url = local(feed.items.find((i) => i.guid === second.id)!.enclosure.url);
     const size = second.bytes.length;
-    const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
-      ctx.app.inject({ method, url, headers });
+    const get = (
+      headers: Record<string, string> = {},
+      method: 'GET' | 'HEAD' = 'GET',
+      remoteAddress = '203.0.113.7',
+    ) => ctx.app.inject({ method, url, headers, remoteAddress });
     const start = await downloads(ctx, second.id);
 
     const full = await get();
@@ -339,7 +342,32 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     const fromZero = await get({ range: 'bytes=0-' });
     expect(fromZero.statusCode).toBe(206);
     expect(fromZero.rawPayload.equals(second.bytes)).toBe(true);
+    // The same listener (IP and user agent) again the same day: one download, as the IAB
+    // guidelines count; another app or another address is another listener.
+    expect(await downloads(ctx, second.id)).toBe(start + 1);
+    expect((await get({ 'user-agent': 'Overcast/3.0' })).statusCode).toBe(200);
     expect(await downloads(ctx, second.id)).toBe(start + 2);
+    expect((await get({ 'user-agent': 'Overcast/3.0' })).statusCode).toBe(200);
+    expect((await get({}, 'GET', '198.51.100.4')).statusCode).toBe(200);
+    expect(await downloads(ctx, second.id)).toBe(start + 3);
+    // Who downloaded is kept as a keyed hash, never the address or the app.
+    const kept = await rows<{ listener: string }>(
+      ctx,
+      sql`select listener from podcast_episode_downloads where episode_id = ${second.id}`,
+    );
+    expect(kept).toHaveLength(3);
+    for (const { listener } of kept) expect(listener).toMatch(/^[\w-]{43}$/);
+    // The next UTC day the first listener counts again, and the day before yesterday's
+    // records are gone.
+    ctx.clock.advance(24 * 60 * 60 * 1000);
+    expect((await get()).statusCode).toBe(200);
+    expect(await downloads(ctx, second.id)).toBe(start + 4);
+    ctx.clock.advance(2 * 24 * 60 * 60 * 1000);
+    expect((await get()).statusCode).toBe(200);
+    expect(await downloads(ctx, second.id)).toBe(start + 5);
+    expect(
+      await rows(ctx, sql`select 1 from podcast_episode_downloads where episode_id = ${second.id}`),
+    ).toHaveLength(1);
 
     // HEAD describes the whole file and counts nothing; neither do 304 and 416.
     const head = await get({}, 'HEAD');
@@ -352,7 +380,13 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     const past = await get({ range: `bytes=${size}-` });
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${size}`);
-    expect(await downloads(ctx, second.id)).toBe(start + 2);
+    const other = '192.0.2.99'; // a listener not seen yet: nothing above counted for them
+    expect((await get({}, 'HEAD', other)).statusCode).toBe(200);
+    expect(
+      (await get({ 'if-none-match': full.headers.etag as string }, 'GET', other)).statusCode,
+    ).toBe(304);
+    expect((await get({ range: `bytes=${size}-` }, 'GET', other)).statusCode).toBe(416);
+    expect(await downloads(ctx, second.id)).toBe(start + 5);
 
     // Each episode keeps its own count.
     expect(await downloads(ctx, first.id)).toBe(0);
@@ -398,8 +432,16 @@ describe.each(dbKinds)('podcast enclosures behind a media sender on %s', (kind) 
     const head = await ctx.app.inject({ method: 'HEAD', url });
     expect(head.statusCode).toBe(302);
     expect(await downloads(ctx, episode.id)).toBe(1);
+    // The same listener from byte 0 again the same day is the same download; another is not.
     const again = await ctx.app.inject({ url, headers: { range: 'bytes=0-' } });
     expect(again.statusCode).toBe(302);
+    expect(await downloads(ctx, episode.id)).toBe(1);
+    const other = await ctx.app.inject({
+      url,
+      headers: { range: 'bytes=0-' },
+      remoteAddress: '198.51.100.4',
+    });
+    expect(other.statusCode).toBe(302);
     expect(await downloads(ctx, episode.id)).toBe(2);
   });
 });

@@ -3,11 +3,13 @@ import {
   bigint,
   boolean,
   check,
+  date,
   doublePrecision,
   index,
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -280,5 +282,26 @@ export const podcastEpisodes = pgTable(
       t.podcastId,
       t.episodeNumber.desc().nullsFirst(),
     ),
+  ],
+);
+
+/**
+ * Who downloaded an episode on a UTC day, so that one listener counts once a day however
+ * often their app asks (the IAB podcast measurement guidelines' one download per IP and user
+ * agent per day, ADR 0019). `listener` is an HMAC of the IP and user agent under a key from
+ * SECRET_KEY, never the address; days before yesterday are deleted as downloads are counted.
+ */
+export const podcastEpisodeDownloads = pgTable(
+  'podcast_episode_downloads',
+  {
+    episodeId: uuid('episode_id')
+      .notNull()
+      .references(() => podcastEpisodes.id, { onDelete: 'cascade' }),
+    listener: text('listener').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.episodeId, t.listener, t.day] }),
+    index('podcast_episode_downloads_day_idx').on(t.day),
   ],
 );

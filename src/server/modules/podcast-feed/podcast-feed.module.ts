@@ -1,5 +1,7 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
+import { createPseudonymizer } from '../../security/pseudonym.ts';
+import { resolveSecretKey } from '../../security/secrets.ts';
 import { podcastFeedRoutes } from './podcast-feed.routes.ts';
 import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
 import { createPodcastFeedService } from './podcast-feed.service.ts';
@@ -23,6 +25,11 @@ export function createPodcastFeedModule(
     publicUrl: ctx.env.publicUrl,
     mediaUrl: (stored) => media.publicUrl(stored),
     offload: ctx.env.mediaOffload,
+    listenerOf: createPseudonymizer(
+      ctx.env.secretKey ?? resolveSecretKey(undefined, ctx.env.dataDir),
+      'podcast-downloads',
+    ),
+    clock: ctx.clock,
   });
   const routes = podcastFeedRoutes({ feeds });
   return {

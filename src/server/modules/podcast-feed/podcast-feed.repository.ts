@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 export type PodcastFeedRepository = ReturnType<typeof createPodcastFeedRepository>;
 
@@ -10,7 +11,7 @@ export type FeedEpisodeRow = Awaited<ReturnType<PodcastFeedRepository['episodes'
 /**
  * What the feed reads of the podcasts module's tables (podcasts, podcast_episodes, the
  * creator's profile). It writes only two things: a show's missing feed_guid, once, and an
- * episode's download count.
+ * episode's download count with the day's record of who downloaded it.
  */
 export function createPodcastFeedRepository(db: Db) {
   return {
@@ -82,11 +83,31 @@ export function createPodcastFeedRepository(db: Db) {
       return row ?? null;
     },
 
-    async countDownload(episodeId: string): Promise<void> {
-      await db
-        .update(podcastEpisodes)
-        .set({ downloadCount: sql`${podcastEpisodes.downloadCount} + 1` })
-        .where(eq(podcastEpisodes.id, episodeId));
+    /**
+     * Counts a download of the episode unless `listener` already downloaded it on `day` (a
+     * UTC date, YYYY-MM-DD); records older than the day before are dropped on the way. One
+     * statement: two listeners' first downloads at once both count, one listener's twice
+     * at once counts once (the primary key decides).
+     */
+    async countDownload(episodeId: string, listener: string, day: string): Promise<boolean> {
+      const [row] = await queryRows<{ counted: boolean }>(
+        db,
+        sql`
+        with fresh as (
+          insert into podcast_episode_downloads (episode_id, listener, day)
+          values (${episodeId}, ${listener}, ${day}::date)
+          on conflict do nothing
+          returning episode_id
+        ), counted as (
+          update podcast_episodes set download_count = download_count + 1
+          where id in (select episode_id from fresh)
+          returning 1
+        ), forgotten as (
+          delete from podcast_episode_downloads where day < ${day}::date - 1
+        )
+        select exists (select 1 from counted) as counted`,
+      );
+      return row?.counted === true;
     },
   };
 }

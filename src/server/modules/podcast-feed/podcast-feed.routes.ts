@@ -65,6 +65,7 @@ export const podcastFeedRoutes =
       handler: async (request, reply) => {
         const answer = await feeds.episodeAudio(request.params.id, {
           method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+          client: { ip: request.ip, userAgent: header(request, 'user-agent') ?? '' },
           range: header(request, 'range'),
           ifRange: header(request, 'if-range'),
           ifNoneMatch: header(request, 'if-none-match'),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
 import type { Env } from '../../env.ts';
@@ -27,6 +28,8 @@ export type PodcastFeedService = ReturnType<typeof createPodcastFeedService>;
 
 export type AudioRequest = {
   method: 'GET' | 'HEAD';
+  /** Who asks, as the guidelines tell listeners apart: the client's IP and user agent. */
+  client: { ip: string; userAgent: string };
   range?: string;
   ifRange?: string;
   ifNoneMatch?: string;
@@ -86,8 +89,18 @@ export function createPodcastFeedService(deps: {
   mediaUrl: (stored: string) => string;
   /** Who sends media bytes (docs/decisions/0010): Node, nginx or the store. */
   offload: Env['mediaOffload'];
+  /** The stored stand-in for a client's IP and user agent (security/pseudonym.ts). */
+  listenerOf: (ip: string, userAgent: string) => string;
+  clock: Clock;
 }) {
   const { feeds, storage, publicUrl } = deps;
+  /** One download per listener per UTC day (ADR 0019). */
+  const countDownload = (episodeId: string, { ip, userAgent }: AudioRequest['client']) =>
+    feeds.countDownload(
+      episodeId,
+      deps.listenerOf(ip, userAgent),
+      deps.clock.now().toISOString().slice(0, 10),
+    );
   const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
 
   /** Podcast apps read JPEG and PNG (WebP in most); none reads an SVG cover (demo shows). */
@@ -180,7 +193,7 @@ export function createPodcastFeedService(deps: {
         const range = decideRange(request.range, Number.MAX_SAFE_INTEGER);
         const part = range.kind === 'partial' ? range : undefined;
         if (get && range.kind !== 'unsatisfiable' && countsAsDownload(part, Infinity))
-          await feeds.countDownload(episodeId);
+          await countDownload(episodeId, request.client);
         return { kind: 'redirect', location: absolute(deps.mediaUrl(`/media/${bucket}/${key}`)) };
       }
 
@@ -206,7 +219,7 @@ export function createPodcastFeedService(deps: {
       const body = get ? await storage.read(bucket, key, part) : null;
       if (body && countsAsDownload(part, object.size)) {
         try {
-          await feeds.countDownload(episodeId);
+          await countDownload(episodeId, request.client);
         } catch (error) {
           body.destroy();
           throw error;
