@@ -285,6 +285,35 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       bystander.socket.close();
     });
 
+    it('pushes each of two releases made at the same instant once', async () => {
+      // The test clock stands still: both fan-outs carry the same created_at, and each
+      // announcement reads that instant's release notifications, the other's too.
+      const [one, two] = [
+        await makeUser(ctx, 'artist', 'Same Instant One'),
+        await makeUser(ctx, 'artist', 'Same Instant Two'),
+      ];
+      const fan = await makeUser(ctx, 'listener', 'Both Fan');
+      await ctx.db.database.db.execute(
+        sql`insert into user_follows (follower_id, following_id)
+            values (${fan.userId}, ${one.userId}), (${fan.userId}, ${two.userId})`,
+      );
+      const socket = await openLive(ctx.app, fan.headers);
+      await api.notifyFollowers(one.userId, { title: 'Release one', message: '' });
+      await api.notifyFollowers(two.userId, { title: 'Release two', message: '' });
+      await socket.next(LiveClient.titled('Release one'));
+      await socket.next(LiveClient.titled('Release two'));
+      // A repeat would come from the second announcement, which may still be in flight:
+      // it is given time, then a pong marks the end of what is counted.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      socket.socket.send(JSON.stringify({ type: 'ping' }));
+      await socket.next((m): m is { type: 'pong' } => m.type === 'pong');
+      const titles = socket.messages.flatMap((m) =>
+        m.type === 'notification' ? [m.notification.title] : [],
+      );
+      expect(titles.sort()).toEqual(['Release one', 'Release two']);
+      socket.socket.close();
+    });
+
     it('refuses a handshake without a live session, or from a foreign page', async () => {
       await expect(openLive(ctx.app, {})).rejects.toThrow(/401/);
       await expect(openLive(ctx.app, { authorization: 'Bearer not-a-token' })).rejects.toThrow(

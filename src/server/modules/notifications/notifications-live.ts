@@ -24,6 +24,9 @@ type Announcement = z.infer<typeof announcement>;
 
 const encode = (message: LiveServerMessage) => JSON.stringify(message);
 
+/** Notifications this process remembers having pushed (oldest forgotten first). */
+const PUSHED_REMEMBERED = 10_000;
+
 export type LiveNotifications = {
   /** Serves one authenticated socket until it closes. */
   attach(socket: LiveSocket, user: { userId: string; sessionId: string; expiresAt: number }): void;
@@ -45,11 +48,18 @@ export function createLiveNotifications(deps: {
 }): LiveNotifications {
   const { repository, connections } = deps;
 
-  const push = (row: NotificationRow) =>
+  // Two releases at the same instant are two announcements, and each reads every release
+  // notification of that instant (rows name no artist): each notification is pushed once.
+  const pushed = new Set<string>();
+  const push = (row: NotificationRow) => {
+    if (pushed.has(row.id)) return;
+    pushed.add(row.id);
+    if (pushed.size > PUSHED_REMEMBERED) pushed.delete(pushed.values().next().value!);
     connections.sendTo(
       row.userId,
       encode({ type: 'notification', notification: toNotificationDto(row) }),
     );
+  };
 
   async function deliver(event: Announcement) {
     if ('id' in event) {
