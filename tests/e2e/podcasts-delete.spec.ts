@@ -73,11 +73,14 @@ test('an artist deletes an episode, then the show; a listener gets no Delete but
   await confirmEpisode.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirmEpisode).toBeHidden();
   await expect(episodeRow(page)).toBeVisible();
+  await expect(deleteEpisode).toBeFocused();
 
   await deleteEpisode.click();
   await confirmEpisode.getByRole('button', { name: 'Delete', exact: true }).click();
   await expectToast(page, 'Episode deleted');
   await expect(episodeRow(page)).toHaveCount(0);
+  // Its row and button are gone: focus lands on the list's heading, not on the page's body.
+  await expect(page.getByRole('heading', { name: 'Episodes', exact: true })).toBeFocused();
   await expect(page.getByText('No episodes yet')).toBeVisible();
   await expect(page.getByText('0 episodes')).toBeVisible();
 

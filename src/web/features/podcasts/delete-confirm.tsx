@@ -1,6 +1,6 @@
 // The creator's Delete button for an episode or a show, and its confirm dialog (Cancel /
 // Delete), as songs have theirs. Display only: the server refuses anyone else.
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { Trash2 } from 'lucide-react';
 import { toUserMessage } from '@/core/error-messages.ts';
@@ -17,6 +17,7 @@ export function DeleteWithConfirm({
   deleted,
   failed,
   remove,
+  focusAfterDelete,
   className,
 }: {
   /** The button's accessible name, e.g. "Delete <episode title>". */
@@ -29,15 +30,22 @@ export function DeleteWithConfirm({
   deleted: string;
   failed: string;
   remove: () => Promise<unknown>;
+  /**
+   * Where focus goes once the item is gone (its row, and this button with it, unmount);
+   * Cancel still returns it to the button.
+   */
+  focusAfterDelete?: () => HTMLElement | null;
   className?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const removed = useRef(false);
 
   const confirm = async () => {
     setDeleting(true);
     try {
       await remove();
+      removed.current = true;
       setOpen(false);
       toast.success(deleted);
     } catch (err) {
@@ -61,7 +69,17 @@ export function DeleteWithConfirm({
           {trigger}
         </Button>
       </DialogTrigger>
-      <DialogContent hideClose>
+      <DialogContent
+        hideClose
+        onCloseAutoFocus={(e) => {
+          if (!removed.current || !focusAfterDelete) return;
+          removed.current = false;
+          const target = focusAfterDelete();
+          if (!target) return;
+          e.preventDefault();
+          target.focus();
+        }}
+      >
         <ConfirmDeleteBody
           title={title}
           description={description}

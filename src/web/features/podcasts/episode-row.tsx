@@ -15,6 +15,9 @@ import { DeleteWithConfirm } from './delete-confirm.tsx';
 import { episodeState, formatDay, formatLength } from './podcast-format.ts';
 import { useDeleteEpisode } from './use-podcasts.ts';
 
+/** The show page's "Episodes" heading, where focus lands after an episode is deleted. */
+export const EPISODES_HEADING_ID = 'episodes-heading';
+
 export const episodeListClass =
   'divide-y divide-border/60 overflow-hidden rounded-xl border bg-card/40';
 const rowClass = 'flex items-start gap-3 px-3 py-4 sm:gap-4 sm:px-4';
@@ -63,6 +66,7 @@ function DeleteEpisode({ episode }: { episode: EpisodeDto }) {
       deleted={podcastMessages.episodeDeleted}
       failed={podcastMessages.deleteEpisodeFailed}
       remove={() => mutateAsync(episode)}
+      focusAfterDelete={() => document.getElementById(EPISODES_HEADING_ID)}
       className="mt-2 text-muted-foreground hover:text-destructive"
     />
   );

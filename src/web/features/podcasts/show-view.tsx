@@ -16,7 +16,12 @@ import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
 import { useSession } from '@/web/features/auth/use-session.ts';
 import { isApiError } from '@/web/lib/api-client.ts';
 import { DeleteWithConfirm } from './delete-confirm.tsx';
-import { EpisodeRow, EpisodeRowsSkeleton, episodeListClass } from './episode-row.tsx';
+import {
+  EPISODES_HEADING_ID,
+  EpisodeRow,
+  EpisodeRowsSkeleton,
+  episodeListClass,
+} from './episode-row.tsx';
 import { creatorLabel } from './show-card.tsx';
 import { isShowId, podcastKeys, useDeletePodcast, usePodcast } from './use-podcasts.ts';
 
@@ -214,7 +219,13 @@ export function ShowView({ id }: { id: string }) {
       ) : (
         <>
           {show ? <ShowHeader show={show} /> : <HeaderSkeleton />}
-          <h3 className="mb-3 text-lg font-semibold">Episodes</h3>
+          <h3
+            id={EPISODES_HEADING_ID}
+            tabIndex={-1}
+            className="mb-3 text-lg font-semibold outline-none"
+          >
+            Episodes
+          </h3>
           {isError ? (
             <LoadFailed
               message={podcastMessages.loadEpisodesFailed}
