@@ -338,16 +338,20 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       const { res, payload } = await signUp(ctx.app, { display_name: 'Two Devices' });
       expect(res.statusCode, res.body).toBe(201);
       const userId = res.json().user.id as string;
-      const signIn = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in',
-        payload: { email: payload.email, password: payload.password },
-        remoteAddress: freshIp(),
-      });
-      expect(signIn.statusCode, signIn.body).toBe(200);
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      /** Another session of the same account: its Authorization header. */
+      const signIn = async () => {
+        const session = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in',
+          payload: { email: payload.email, password: payload.password },
+          remoteAddress: freshIp(),
+        });
+        expect(session.statusCode, session.body).toBe(200);
+        return bearer(session.json().access_token);
+      };
       const laptop = bearer(res.json().access_token);
-      const phone = bearer(signIn.json().access_token);
+      const phone = await signIn();
       const laptopLive = await openLive(ctx.app, laptop);
       const phoneLive = await openLive(ctx.app, phone);
       const aliceLive = await openLive(ctx.app, alice.headers);
@@ -372,14 +376,7 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       expect(await phoneLive.closedWith()).toBe(4001);
 
       // A live session deleted with its row (as its account's deletion cascades) closes too.
-      const again = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in',
-        payload: { email: payload.email, password: payload.password },
-        remoteAddress: freshIp(),
-      });
-      expect(again.statusCode, again.body).toBe(200);
-      const tabletLive = await openLive(ctx.app, bearer(again.json().access_token));
+      const tabletLive = await openLive(ctx.app, await signIn());
       await ctx.db.database.db.execute(
         sql`delete from sessions where user_id = ${userId} and revoked_at is null`,
       );
