@@ -59,7 +59,7 @@ export async function createAuthModule(
   const { env, database, clock, mailer, log } = ctx;
   const db = database.db;
   const now = () => clock.now();
-  const secretKey = env.secretKey ?? resolveSecretKey(undefined, env.dataDir);
+  const secretKey = resolveSecretKey(env.secretKey, env.dataDir);
 
   const users = createUsersRepository(db);
   const keys = await createKeyStore({

@@ -26,7 +26,7 @@ export const uploadTempDir = (env: Pick<Env, 'dataDir'>) => path.join(env.dataDi
 export function createMediaModule(ctx: ModuleContext): MediaModule {
   const { env } = ctx;
   const signer = createMediaUrlSigner({
-    secretKey: env.secretKey ?? resolveSecretKey(undefined, env.dataDir),
+    secretKey: resolveSecretKey(env.secretKey, env.dataDir),
     clock: ctx.clock,
   });
   const media = createMediaService({

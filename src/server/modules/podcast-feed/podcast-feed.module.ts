@@ -26,7 +26,7 @@ export function createPodcastFeedModule(
     mediaUrl: (stored) => media.publicUrl(stored),
     offload: ctx.env.mediaOffload,
     listenerOf: createPseudonymizer(
-      ctx.env.secretKey ?? resolveSecretKey(undefined, ctx.env.dataDir),
+      resolveSecretKey(ctx.env.secretKey, ctx.env.dataDir),
       'podcast-downloads',
     ),
     clock: ctx.clock,
