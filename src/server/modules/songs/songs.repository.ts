@@ -246,7 +246,7 @@ function searchSql(input: SearchIdsInput) {
   // The keys are a subquery's value, not a constant: estimated from each of up to 1,024
   // keys, a pair such as 'r&b' seemed to hold a fifth of all titles.
   const allTitles = (stats: SearchStats, gate: SQL) => {
-    if (!titleKey || !stats.titleKeys || stats.titleKeys.length === 0)
+    if (!titleKey || !stats.titleKeys)
       return sql`select ${cols('s')} from songs s where ${ilike('s.title')} and ${inGenre('s')} and ${gate}`;
     const keyed = (genre: SQL, bound: SQL) => sql`
       select ${cols('p')} from songs p
