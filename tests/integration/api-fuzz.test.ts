@@ -11,7 +11,7 @@ import type { Access } from '../../src/server/http/access-policy.ts';
 import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
-import { freshIp, signUp } from './auth-helpers.ts';
+import { freshIp, signIn, signUp } from './auth-helpers.ts';
 import {
   casesOf,
   credentialCases,
@@ -215,14 +215,7 @@ describe.each(dbKinds)('API fuzz on %s', (kind) => {
     (await ctx.app.inject({ url: '/api/auth/session', headers: user.headers })).statusCode === 200;
 
   async function signInAgain(user: User) {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in',
-      payload: { email: user.email, password: user.password },
-      remoteAddress: freshIp(),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    user.headers = bearer(res.json().access_token);
+    user.headers = bearer(await signIn(ctx.app, user.email, user.password));
   }
 
   /** Runs a batch as a role and proves it changed nothing; returns what went wrong. */

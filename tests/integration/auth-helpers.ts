@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { App } from '../../src/server/app.ts';
 
 // Each sign-up comes from its own address so the sign-up rate limit stays out of the way.
@@ -30,6 +31,18 @@ export async function signUp(
     remoteAddress: freshIp(),
   });
   return { res, payload };
+}
+
+/** A new session of an existing account, signed in from a fresh address: its access token. */
+export async function signIn(app: App, email: string, password: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password },
+    remoteAddress: freshIp(),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token as string;
 }
 
 export function cookieOf<C extends { name: string }>(

@@ -5,7 +5,7 @@ import { createRolesRepository } from '../../src/server/modules/roles/roles.repo
 import type { NotificationsModule } from '../../src/server/modules/notifications/notifications.module.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
-import { freshIp, signUp } from './auth-helpers.ts';
+import { signIn, signUp } from './auth-helpers.ts';
 import { LiveClient, notificationsApi, openLive } from './notifications-helpers.ts';
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
@@ -340,18 +340,10 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       const userId = res.json().user.id as string;
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
       /** Another session of the same account: its Authorization header. */
-      const signIn = async () => {
-        const session = await ctx.app.inject({
-          method: 'POST',
-          url: '/api/auth/sign-in',
-          payload: { email: payload.email, password: payload.password },
-          remoteAddress: freshIp(),
-        });
-        expect(session.statusCode, session.body).toBe(200);
-        return bearer(session.json().access_token);
-      };
+      const anotherSession = async () =>
+        bearer(await signIn(ctx.app, payload.email, payload.password));
       const laptop = bearer(res.json().access_token);
-      const phone = await signIn();
+      const phone = await anotherSession();
       const laptopLive = await openLive(ctx.app, laptop);
       const phoneLive = await openLive(ctx.app, phone);
       const aliceLive = await openLive(ctx.app, alice.headers);
@@ -376,7 +368,7 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       expect(await phoneLive.closedWith()).toBe(4001);
 
       // A live session deleted with its row (as its account's deletion cascades) closes too.
-      const tabletLive = await openLive(ctx.app, await signIn());
+      const tabletLive = await openLive(ctx.app, await anotherSession());
       await ctx.db.database.db.execute(
         sql`delete from sessions where user_id = ${userId} and revoked_at is null`,
       );

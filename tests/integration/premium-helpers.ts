@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { PremiumOverview } from '../../src/contracts/premium.contract.ts';
 import type { TestContext } from '../helpers/test-app.ts';
-import { freshIp, signUp } from './auth-helpers.ts';
+import { signIn, signUp } from './auth-helpers.ts';
 import { rows } from './songs-helpers.ts';
 
 /** A listener who can sign in again once the test clock has moved past their session. */
@@ -26,14 +26,8 @@ export async function makeListener(ctx: TestContext, name = 'Premium Listener'):
 
 /** A new session at the clock's time (a month on, the old one has ended). */
 export async function signInAgain(ctx: TestContext, user: Listener): Promise<void> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in',
-    payload: { email: user.email, password: user.password },
-    remoteAddress: freshIp(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  user.headers = { authorization: `Bearer ${res.json().access_token}` };
+  const token = await signIn(ctx.app, user.email, user.password);
+  user.headers = { authorization: `Bearer ${token}` };
 }
 
 export function premiumApi(ctx: TestContext) {
