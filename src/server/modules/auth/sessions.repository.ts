@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, isNull } from 'drizzle-orm';
+import { and, desc, eq, exists, isNull, sql } from 'drizzle-orm';
 import type { RefreshDecision } from '../../../core/auth/refresh-rotation.ts';
 import type { Db } from '../../db/client.ts';
 import { mfaFactors, refreshTokens, sessions } from '../../db/schema/index.ts';
@@ -27,6 +27,22 @@ const sessionColumns = {
 
 /** A session is a refresh-token family; each refresh token row stores only a SHA-256. */
 export function createSessionsRepository(db: Db) {
+  // Every authenticated request runs this lookup: built once, and on a PostgreSQL server a
+  // named statement each connection parses and plans once (its text never changes).
+  const forAccess = db
+    .select({
+      ...sessionColumns,
+      hasVerifiedFactor: exists(
+        db
+          .select({ one: mfaFactors.id })
+          .from(mfaFactors)
+          .where(and(eq(mfaFactors.userId, sessions.userId), eq(mfaFactors.status, 'verified'))),
+      ).mapWith(Boolean),
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('canto_session_for_access');
   return {
     /** A new session with its first refresh token. */
     async create(input: {
@@ -60,21 +76,7 @@ export function createSessionsRepository(db: Db) {
      * the aal2 rule needs on every request): one primary-key lookup with an indexed EXISTS.
      */
     async findForAccess(id: string): Promise<(SessionRow & { hasVerifiedFactor: boolean }) | null> {
-      const [row] = await db
-        .select({
-          ...sessionColumns,
-          hasVerifiedFactor: exists(
-            db
-              .select({ one: mfaFactors.id })
-              .from(mfaFactors)
-              .where(
-                and(eq(mfaFactors.userId, sessions.userId), eq(mfaFactors.status, 'verified')),
-              ),
-          ).mapWith(Boolean),
-        })
-        .from(sessions)
-        .where(eq(sessions.id, id))
-        .limit(1);
+      const [row] = await forAccess.execute({ id });
       return row ?? null;
     },
 
