@@ -65,4 +65,37 @@ describe.each(dbKinds)('search answer cache on %s', (kind) => {
     expect(await titles('pangolin')).toEqual([]);
     expect(await titles('armadillo')).toEqual(['Armadillo Parade']);
   });
+
+  it('keeps an answer whole, renditions included, until the TTL', async () => {
+    const id = await upload('Okapi Dawn');
+    const renditions = async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/search?q=okapi',
+        headers: artist.headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const [song] = (res.json() as { songs: Array<{ id: string; renditions: unknown[] }> }).songs;
+      expect(song?.id).toBe(id);
+      return song!.renditions.map((r) => (r as { bitrate_kbps: number }).bitrate_kbps);
+    };
+    const db = ctx.db.database.db;
+    // Ready with one rendition, as the media pipeline would leave it, behind the app.
+    await db.execute(sql`update songs set media_status = 'ready' where id = ${id}`);
+    const addRendition = (format: string, kbps: number) =>
+      db.execute(sql`insert into song_renditions
+        (song_id, format, codec, mime, bitrate_kbps, file_url, file_key, bytes, duration_ms)
+        values (${id}, ${format}, 'opus', 'audio/webm; codecs=opus', ${kbps},
+          ${`/media/music/${format}.webm`}, ${`music/${format}.webm`}, 1000, 1000)`);
+    await addRendition('opus-96', 96);
+    ctx.clock.advance(10_000);
+    expect(await renditions()).toEqual([96]);
+    // A second rendition written behind the app: the kept answer still has one until the TTL.
+    await addRendition('opus-160', 160);
+    expect(await renditions()).toEqual([96]);
+    ctx.clock.advance(9_999);
+    expect(await renditions()).toEqual([96]);
+    ctx.clock.advance(1);
+    expect(await renditions()).toEqual([96, 160]);
+  });
 });

@@ -169,6 +169,19 @@ export function createSongsService(deps: SongsServiceDeps) {
     return rows.map((row) => toSongDto(row, deps.publicUrl, bySong.get(row.id)));
   };
   const songDto = async (row: SongRow): Promise<SongDto> => (await songDtos([row]))[0]!;
+  // While the search cache keeps an answer it hands back the same array, so its DTOs are
+  // built once: a repeated search costs no renditions query and no signing. They are as old
+  // as the rows (at most SEARCH_CACHE_SECONDS ≤ 1 h), and signed URLs stay valid ≥ 6 h.
+  const searchDtoMemo = new WeakMap<SongRow[], Promise<SongDto[]>>();
+  const searchDtos = (rows: SongRow[]): Promise<SongDto[]> => {
+    let dtos = searchDtoMemo.get(rows);
+    if (!dtos) {
+      dtos = songDtos(rows);
+      searchDtoMemo.set(rows, dtos);
+      dtos.catch(() => searchDtoMemo.delete(rows));
+    }
+    return dtos;
+  };
   const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
   let tempReady: Promise<unknown> | undefined;
 
@@ -464,7 +477,7 @@ export function createSongsService(deps: SongsServiceDeps) {
         const corrected = await songs.correctTypos(q);
         if (corrected) rows = await find(corrected);
       }
-      if (rows.length > 0) return { songs: await songDtos(rows), podcasts: [], external: false };
+      if (rows.length > 0) return { songs: await searchDtos(rows), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
         songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),
