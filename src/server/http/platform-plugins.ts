@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
@@ -11,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { bodyEndedEarly, registerErrorHandler } from './http-errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -61,7 +61,7 @@ export async function registerPlatformPlugins(
     if (request.raw.readableAborted) throw bodyEndedEarly();
   });
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -53,9 +53,8 @@ export const podcastFeedRoutes =
     app.route({
       method: ['GET', 'HEAD'],
       url: '/episodes/:id/audio',
-      config: { access: 'public' },
       // Media sets its own headers; helmet's are for documents (as on /media).
-      helmet: false,
+      config: { access: 'public', securityHeaders: false },
       schema: {
         tags: ['podcasts'],
         summary:
