@@ -219,9 +219,15 @@ function searchSql(input: SearchIdsInput) {
   const limit = Math.max(1, Math.trunc(input.limit));
   const n = sql.raw(String(limit));
   const window = sql.raw(String(SEARCH_WINDOW));
+  // ILIKE where a trigram index reads it (an index condition); elsewhere, to filter rows
+  // already read, `has`: the same test (a database of a multibyte encoding runs ILIKE as
+  // LIKE over lower(pattern) and lower(value), and the pattern is q with its wildcards
+  // escaped), with lower(q) folded once instead of on every row. The head's filter of
+  // 1,000 rows went from 1.3-1.9 to 0.7 ms.
   const ilike = (column: string) => sql`${sql.raw(column)} ilike ${pattern} escape '\\'`;
+  const has = (column: string) => sql`strpos(lower(${sql.raw(column)}), lower(${query})) > 0`;
   const matches = (a: string) =>
-    sql`(${ilike(`${a}.title`)} or ${ilike(`${a}.genre`)} or ${ilike(`${a}.artist`)})`;
+    sql`(${has(`${a}.title`)} or ${has(`${a}.genre`)} or ${has(`${a}.artist`)})`;
   const inGenre = (a: string) =>
     input.genre === null ? sql`true` : sql`lower(${sql.raw(a)}.genre) = ${input.genre}`;
   const cols = (a: string) =>
@@ -233,9 +239,9 @@ function searchSql(input: SearchIdsInput) {
   const plays = sql.raw('s.play_count desc, s.created_at desc, s.id desc');
   // Relevance: the best similarity among the fields that contain the query, then play count.
   const score = (a: string) => sql`greatest(
-      case when ${ilike(`${a}.title`)} then similarity(${sql.raw(a)}.title, ${query}) else 0 end,
-      case when ${ilike(`${a}.genre`)} then similarity(${sql.raw(a)}.genre, ${query}) else 0 end,
-      case when ${ilike(`${a}.artist`)} then similarity(${sql.raw(a)}.artist, ${query}) else 0 end)`;
+      case when ${has(`${a}.title`)} then similarity(${sql.raw(a)}.title, ${query}) else 0 end,
+      case when ${has(`${a}.genre`)} then similarity(${sql.raw(a)}.genre, ${query}) else 0 end,
+      case when ${has(`${a}.artist`)} then similarity(${sql.raw(a)}.artist, ${query}) else 0 end)`;
   const byScore = (a: string) =>
     sql`${score(a)} desc, ${sql.raw(`${a}.play_count desc, ${a}.created_at desc, ${a}.id desc`)}`;
 
@@ -253,7 +259,7 @@ function searchSql(input: SearchIdsInput) {
       where ${sql.raw(titleKey.index)}(p.title) && (select ${sql.param(stats.titleKeys)}::text[])
         and ${genre} and ${gate} ${bound}`;
     if (input.genre === null)
-      return sql`select ${cols('s')} from (${keyed(sql`true`, sql`offset 0`)}) s where ${ilike('s.title')}`;
+      return sql`select ${cols('s')} from (${keyed(sql`true`, sql`offset 0`)}) s where ${has('s.title')}`;
     // Within a genre the keys' titles are read first and filtered by genre when they are
     // few. Left to the planner, the keys' index was ANDed with the genre's, which reads all
     // of the genre (10–15 ms for its 125,000 songs at 1M) where the keys gave 833 titles
@@ -263,11 +269,11 @@ function searchSql(input: SearchIdsInput) {
     return sql`select ${cols('t')} from (
       with few as materialized (${keyed(sql`true`, sql`limit ${few} + 1`)})
       select ${cols('f')} from few f
-      where (select count(*) from few) <= ${few} and ${inGenre('f')} and ${ilike('f.title')}
+      where (select count(*) from few) <= ${few} and ${inGenre('f')} and ${has('f.title')}
       union all
       select ${cols('s')} from (
         ${keyed(inGenre('p'), sql`and (select count(*) from few) > ${few} offset 0`)}) s
-      where ${ilike('s.title')}) t`;
+      where ${has('s.title')}) t`;
   };
   // Genres and artists are few distinct values shared by many songs, so they are matched
   // where each value is one row, in tables kept by triggers (migration 0003): `song_genres`
@@ -402,7 +408,7 @@ function searchSql(input: SearchIdsInput) {
           select ${cols('w')} from (${head}) w where ${matches('w')}
         ), verdict as materialized (
           select count(*) >= ${sql.raw(String(BROAD_MATCHES))} as broad,
-            count(*) filter (where ${ilike('win.title')}) > 0 as titles
+            count(*) filter (where ${has('win.title')}) > 0 as titles
           from win
         ), candidates as (
           ${sql.join(
