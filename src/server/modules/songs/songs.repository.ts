@@ -2,7 +2,7 @@ import { desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { podcasts, profiles, songRenditions, songs } from '../../db/schema/index.ts';
-import { queryRows } from '../../db/sql-results.ts';
+import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
 
 export type SongRow = typeof songs.$inferSelect;
 export type PodcastRow = typeof podcasts.$inferSelect;
@@ -562,7 +562,7 @@ export function createSongsRepository(db: Db) {
     }): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
       const plan = searchSql({ ...input, pattern });
-      const [row] = await queryRows<{
+      const [row] = await queryRowsNamed<{
         titles: string | number | null;
         keys: string[] | null;
         genres: string | number;
