@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { songRenditions, songs } from '../../db/schema/index.ts';
 import type { MediaJobPort, MediaOutcome, MediaSource } from '../../media/media-job.ts';
@@ -16,6 +16,14 @@ export type SongMediaRepository = ReturnType<typeof createSongMediaRepository>;
  * same rows.
  */
 export function createSongMediaRepository(db: Db) {
+  // Every page of songs (search, home, lists) asks for its renditions: built once, and on a
+  // PostgreSQL server parsed and planned once per connection (one text for any number of ids).
+  const renditionsOf = db
+    .select()
+    .from(songRenditions)
+    .where(sql`${songRenditions.songId} = any(${sql.placeholder('ids')}::uuid[])`)
+    .orderBy(asc(songRenditions.songId), asc(songRenditions.bitrateKbps))
+    .prepare('canto_song_renditions');
   const repository = {
     async source(songId: string): Promise<SongMediaSource | null> {
       const [row] = await db
@@ -35,11 +43,7 @@ export function createSongMediaRepository(db: Db) {
     /** The renditions of these songs, each song's by bitrate ascending. */
     async renditionsOf(songIds: string[]): Promise<RenditionRow[]> {
       if (songIds.length === 0) return [];
-      return db
-        .select()
-        .from(songRenditions)
-        .where(inArray(songRenditions.songId, songIds))
-        .orderBy(asc(songRenditions.songId), asc(songRenditions.bitrateKbps));
+      return renditionsOf.execute({ ids: songIds });
     },
 
     /**
