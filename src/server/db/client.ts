@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
-import { registerNamedStatements } from './sql-results.ts';
 
 // Each engine's driver is imported only when that engine is opened: a PGlite process never
 // loads node-postgres, a PostgreSQL one never loads the WASM build (docs/decisions/0009).
@@ -168,10 +167,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // Idle-client errors (server restart) must not crash the process; queries will report them.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  registerNamedStatements(
-    db,
-    async (name, text, values) => (await pool.query({ name, text, values })).rows,
-  );
   const listener = createPgListener(pg, url);
   return {
     db,

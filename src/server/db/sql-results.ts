@@ -12,29 +12,21 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/** Runs a named statement on a PostgreSQL server's pool (registered by openPostgres). */
-type NamedRunner = (name: string, text: string, values: unknown[]) => Promise<unknown[]>;
-const namedRunners = new WeakMap<Db, NamedRunner>();
 const dialect = new PgDialect();
 
-/** openPostgres registers its pool: `queryRowsNamed` on that database uses named statements. */
-export function registerNamedStatements(db: Db, run: NamedRunner): void {
-  namedRunners.set(db, run);
-}
-
 /**
- * `queryRows` as a named statement on a PostgreSQL server, named after its text: each
- * connection parses it once, and after five runs PostgreSQL may keep one generic plan for
- * it instead of planning every run (plan_cache_mode auto). For statements of a few shapes
- * whose planning is a large part of their cost; every distinct text stays prepared on every
- * connection for its life. PGlite, a transaction: `queryRows`.
+ * `queryRows` as a named statement, named after its text: on a PostgreSQL server each
+ * connection parses it once, and after five runs PostgreSQL may keep one generic plan for it
+ * instead of planning every run (plan_cache_mode auto); PGlite ignores the name. For
+ * statements of a few shapes whose planning is a large part of their cost: every distinct
+ * text stays prepared on every connection for its life. Drizzle's own `execute` with a name,
+ * so the rows are parsed exactly as `queryRows` parses them.
  */
 export async function queryRowsNamed<T>(db: Db, query: SQL): Promise<T[]> {
-  const run = namedRunners.get(db);
-  if (!run) return queryRows<T>(db, query);
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  const name = `canto_${crypto.createHash('sha1').update(text).digest('base64url')}`;
-  return (await run(name, text, params)) as T[];
+  const built = dialect.sqlToQuery(query);
+  const name = `canto_${crypto.createHash('sha1').update(built.sql).digest('base64url')}`;
+  const result = await db._.session.prepareQuery(built, undefined, name, false).execute();
+  return (result as unknown as { rows: T[] }).rows;
 }
 
 /**
