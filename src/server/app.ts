@@ -27,6 +27,7 @@ import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { resolveSecretKey } from './security/secrets.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => jobs.stop());
   const ctx: ModuleContext = {
     env: deps.env,
+    secretKey: resolveSecretKey(deps.env.secretKey, deps.env.dataDir),
     database: deps.database,
     clock,
     log: app.log,

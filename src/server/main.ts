@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EnvError, parseEnv, type Env } from './env.ts';
 import { openDatabase } from './db/client.ts';
-import { resolveSecretKey } from './security/secrets.ts';
 
 // The host process. `npm start` runs the compiled copy (dist/server/main.js, built by
 // scripts/build.mjs) in the launcher's own process; `npm run dev` and the tests run this file
@@ -22,7 +21,6 @@ function loadEnv(): Env {
 
 async function main() {
   const env = loadEnv();
-  env.secretKey = resolveSecretKey(env.secretKey, env.dataDir);
   const webDir = path.resolve('dist/web');
 
   // The app's modules load while the database opens: PGlite compiles its WASM off the main

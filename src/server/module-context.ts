@@ -14,6 +14,8 @@ import type { Storage } from './storage/storage.ts';
  */
 export type ModuleContext = {
   env: Env;
+  /** SECRET_KEY, or the key generated once in DATA_DIR: resolved once for every module. */
+  secretKey: string;
   database: Database;
   clock: Clock;
   log: FastifyBaseLogger;

@@ -1,5 +1,4 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { resolveSecretKey } from '../../security/secrets.ts';
 import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
 import type { PremiumModule } from '../premium/premium.module.ts';
 import { AD_MEDIA_JOB, createAdMediaJob, enqueueAdMedia } from './ad-media.job.ts';
@@ -43,7 +42,7 @@ export function createAdsModule(
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
     publicUrl: mediaModule.publicUrl,
     showings: createShowingSigner({
-      secretKey: ctx.env.secretKey ?? resolveSecretKey(undefined, ctx.env.dataDir),
+      secretKey: ctx.secretKey,
       clock: ctx.clock,
     }),
     isSubscribed: premium.isSubscribed,

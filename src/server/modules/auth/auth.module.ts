@@ -3,7 +3,6 @@ import type { AuthSession } from '../../../contracts/auth.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { RolesModule } from '../roles/roles.module.ts';
 import type { Principal } from '../../http/access-policy.ts';
-import { resolveSecretKey } from '../../security/secrets.ts';
 import { createAuthTokensRepository } from './auth-tokens.repository.ts';
 import { createRateLimitsRepository } from '../../security/rate-limits.repository.ts';
 import { createSessionsRepository } from './sessions.repository.ts';
@@ -59,7 +58,7 @@ export async function createAuthModule(
   const { env, database, clock, mailer, log } = ctx;
   const db = database.db;
   const now = () => clock.now();
-  const secretKey = resolveSecretKey(env.secretKey, env.dataDir);
+  const { secretKey } = ctx;
 
   const users = createUsersRepository(db);
   const keys = await createKeyStore({

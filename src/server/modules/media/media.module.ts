@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Env } from '../../env.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
-import { resolveSecretKey } from '../../security/secrets.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { createMediaService, type MediaService } from './media.service.ts';
 import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
@@ -26,7 +25,7 @@ export const uploadTempDir = (env: Pick<Env, 'dataDir'>) => path.join(env.dataDi
 export function createMediaModule(ctx: ModuleContext): MediaModule {
   const { env } = ctx;
   const signer = createMediaUrlSigner({
-    secretKey: resolveSecretKey(env.secretKey, env.dataDir),
+    secretKey: ctx.secretKey,
     clock: ctx.clock,
   });
   const media = createMediaService({

@@ -13,7 +13,7 @@ export function createMfaModule(
     repo: createMfaRepository(ctx.database.db),
     clock: ctx.clock,
     publicUrl: ctx.env.publicUrl,
-    secretKey: ctx.env.secretKey,
+    secretKey: ctx.secretKey,
     log: ctx.log,
   });
   const routes = mfaRoutes({ mfa, auth: deps.auth });

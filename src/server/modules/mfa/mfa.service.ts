@@ -46,7 +46,7 @@ export type MfaServiceDeps = {
   repo: MfaRepository;
   clock: Clock;
   publicUrl: string;
-  secretKey: string | undefined;
+  secretKey: string;
   log: FastifyBaseLogger;
 };
 
@@ -92,11 +92,7 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
     );
   }
   let cipher: SecretCipher | undefined;
-  // main.ts resolves SECRET_KEY before building the app; a missing one is a wiring bug.
-  const secrets = () => {
-    if (!secretKey) throw new Error('SECRET_KEY is not set: TOTP secrets cannot be encrypted');
-    return (cipher ??= createSecretCipher(secretKey));
-  };
+  const secrets = () => (cipher ??= createSecretCipher(secretKey));
   const attemptsKey = (factorId: string) => `mfa-verify:${factorId}`;
 
   async function ownFactor(userId: string, factorId: string): Promise<FactorRow> {

@@ -1,7 +1,6 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { createPseudonymizer } from '../../security/pseudonym.ts';
-import { resolveSecretKey } from '../../security/secrets.ts';
 import { podcastFeedRoutes } from './podcast-feed.routes.ts';
 import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
 import { createPodcastFeedService } from './podcast-feed.service.ts';
@@ -25,10 +24,7 @@ export function createPodcastFeedModule(
     publicUrl: ctx.env.publicUrl,
     mediaUrl: (stored) => media.publicUrl(stored),
     offload: ctx.env.mediaOffload,
-    listenerOf: createPseudonymizer(
-      resolveSecretKey(ctx.env.secretKey, ctx.env.dataDir),
-      'podcast-downloads',
-    ),
+    listenerOf: createPseudonymizer(ctx.secretKey, 'podcast-downloads'),
     clock: ctx.clock,
   });
   const routes = podcastFeedRoutes({ feeds });

@@ -1,6 +1,5 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { createPaymentProvider } from '../../providers/payments/create-payment-provider.ts';
-import { resolveSecretKey } from '../../security/secrets.ts';
 import { premiumRoutes } from './premium.routes.ts';
 import { createPremiumService } from './premium.service.ts';
 import { createStripeWebhooks } from './stripe-webhooks.service.ts';
@@ -19,10 +18,7 @@ export type PremiumModule = FeatureModule & {
  */
 export function createPremiumModule(ctx: ModuleContext): PremiumModule {
   const { env } = ctx;
-  const payments = createPaymentProvider(
-    env,
-    () => env.secretKey ?? resolveSecretKey(undefined, env.dataDir),
-  );
+  const payments = createPaymentProvider(env, () => ctx.secretKey);
   const subscriptions = createSubscriptionsRepository(ctx.database.db);
   const premium = createPremiumService({ subscriptions, payments, clock: ctx.clock, log: ctx.log });
   const webhooks = createStripeWebhooks({
