@@ -77,7 +77,10 @@ export const songs = pgTable(
     // Playback needs a resolved audio URL (spec §4): the file or the preview.
     check('songs_playable', sql`${t.fileUrl} is not null or ${t.previewUrl} is not null`),
     // Newest / most played lists and the search sorts (ADR 0006 "Search plan") read these in
-    // order, ties broken down to the id so a page is deterministic without a sort.
+    // order, ties broken down to the id so a page is deterministic without a sort. These eight
+    // sort indexes also carry (INCLUDE) the rest of id, title, genre, artist, play count and
+    // date, so that search's heads and artists' songs are index-only scans: migration 0014,
+    // since drizzle cannot express INCLUDE (ADR 0011 "Covering indexes").
     index('songs_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('songs_play_count_idx').on(
       t.playCount.desc().nullsFirst(),
