@@ -30,7 +30,7 @@ import { sql } from 'drizzle-orm';
 import { openPglite, type Database } from '../src/server/db/client.ts';
 import { GENRE_FILTERS } from '../src/core/validation/song.rules.ts';
 import { queryRows } from '../src/server/db/sql-results.ts';
-import { row, unavailable, type BenchRow, type Log, CLOSED_LOOP_RUN } from './bench-kit.ts';
+import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 import {
   adminUrl,
   arr,
@@ -218,6 +218,8 @@ function requestMix(count = 3000, seed = 2026): Request[] {
 
 type LoadResult = {
   latencies: number[];
+  /** CPU milliseconds per timed request: this process (app and clients) and PostgreSQL. */
+  cpuMs: { node: number; postgres: number } | null;
   /** Requests whose path was sent less than the cache TTL before (answerable from it). */
   repeats: number;
   kinds: Record<string, number[]>;
@@ -264,8 +266,47 @@ async function client(until, record) {
     }
   }
 }
-${CLOSED_LOOP_RUN}
+// As CLOSED_LOOP_RUN, but tells the parent when the timed part starts (CPU is read then).
+(async () => {
+  const warm = performance.now() + warmupMs;
+  await Promise.all(Array.from({ length: clients }, () => client(warm, false)));
+  parentPort.postMessage({ timed: true });
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, () => client(started + durationMs, true)));
+  result.seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  parentPort.postMessage(result);
+})();
 `;
+
+/**
+ * CPU seconds used so far by this process (the app and the clients' worker) and by every
+ * process named postgres on this machine (the bench's server is local): per request, a figure
+ * far steadier than throughput on a machine shared with other work. Null where /proc is not.
+ */
+function cpuSeconds(): { node: number; postgres: number } | null {
+  const tick = 100; // USER_HZ on Linux
+  let postgres = 0;
+  try {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      postgres += (Number(fields[11]) + Number(fields[12])) / tick;
+    }
+  } catch {
+    return null;
+  }
+  const own = process.cpuUsage();
+  return { node: (own.user + own.system) / 1e6, postgres };
+}
 
 function load(
   port: number,
@@ -289,7 +330,21 @@ function load(
         durationMs: seconds * 1000,
       },
     });
-    worker.once('message', (m: LoadResult) => {
+    let before: ReturnType<typeof cpuSeconds> = null;
+    worker.on('message', (m: LoadResult | { timed: true }) => {
+      if ('timed' in m) {
+        before = cpuSeconds();
+        return;
+      }
+      const after = cpuSeconds();
+      const n = m.latencies.length;
+      m.cpuMs =
+        before && after && n > 0
+          ? {
+              node: (1000 * (after.node - before.node)) / n,
+              postgres: (1000 * (after.postgres - before.postgres)) / n,
+            }
+          : null;
       void worker.terminate();
       resolve(m);
     });
@@ -412,7 +467,10 @@ async function measureHttp(
         `  ${name}: search p50 ${round(s.p50)} / p95 ${round(s.p95)} / p99 ${round(s.p99)} ms, ${round(rate)} req/s ` +
           `(${repeats} % repeat a path sent < ${CACHE_SECONDS} s before); ` +
           `/api/health p50 ${round(h.p50)} / p95 ${round(h.p95)} ms, ${round(healthRate)} req/s; ` +
-          `SELECT 1 (${CLIENTS} callers) p50 ${round(one.p50)} / p95 ${round(one.p95)} ms`,
+          `SELECT 1 (${CLIENTS} callers) p50 ${round(one.p50)} / p95 ${round(one.p95)} ms` +
+          (search.cpuMs
+            ? `; CPU per search: node (app and clients) ${round(search.cpuMs.node)} ms, PostgreSQL ${round(search.cpuMs.postgres)} ms`
+            : ''),
       );
       for (const [kind, xs] of Object.entries(search.kinds)) {
         const k = stats(xs);
