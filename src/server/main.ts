@@ -25,11 +25,15 @@ async function main() {
 
   // The app's modules load while the database opens: PGlite compiles its WASM off the main
   // thread and a server connection waits on the network, so the two overlap.
-  const appModules = Promise.all([import('./app.ts'), import('./bootstrap.ts')]);
+  const appModules = Promise.all([
+    import('./app.ts'),
+    import('./bootstrap.ts'),
+    import('./db/embedded-vacuum.ts'),
+  ]);
   appModules.catch(() => {}); // awaited below; this only stops an early rejection going unhandled
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   await database.migrate();
-  const [{ buildApp }, { bootstrap }] = await appModules;
+  const [{ buildApp }, { bootstrap }, { createEmbeddedVacuum }] = await appModules;
   const app = await buildApp({ env, database, webDir });
   if (!env.dev && !fs.existsSync(path.join(webDir, 'index.html'))) {
     app.log.warn(
@@ -42,6 +46,9 @@ async function main() {
   app.mediaReconciler.start();
   // Jobs left by a previous run (one killed mid-job runs again once its lease expires).
   await app.jobs.start();
+  // The embedded engine has no autovacuum of its own (a server's does this itself).
+  const vacuum = createEmbeddedVacuum({ database, log: app.log });
+  vacuum.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -51,6 +58,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await app.close();
+      await vacuum.stop();
       await database.close();
     } finally {
       clearTimeout(force);
