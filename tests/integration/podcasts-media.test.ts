@@ -174,4 +174,59 @@ describe.each(dbKinds)('podcast episode media on %s', (kind) => {
       fs.rmSync(failFlag, { force: true });
     }
   });
+
+  it("the show's creator retries a failed episode and it becomes ready; nobody else may, and only a failed one", async () => {
+    const reprocess = (user: TestUser, id: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/episodes/${id}/reprocess`,
+        headers: user.headers,
+      });
+    const jobsOf = async (id: string) =>
+      (await rows(ctx, sql`select 1 from jobs where payload->>'episodeId' = ${id}`)).length;
+
+    fs.writeFileSync(failFlag, '');
+    let id: string;
+    try {
+      id = (await uploadEpisode(ctx, maker, showId, { title: 'Second Chance', audio: stereo })).id;
+      // Anything but a failed episode is refused, and nothing is enqueued.
+      const early = await reprocess(maker, id);
+      expect(early.statusCode).toBe(409);
+      expect(early.json().error.code).toBe('duplicate');
+      expect(await jobsOf(id)).toBe(1);
+      const until = Date.now() + 30_000;
+      while ((await jobOf(id))?.state !== 'dead') {
+        if (Date.now() > until) throw new Error(`job not dead: ${JSON.stringify(await jobOf(id))}`);
+        ctx.clock.advance(10_000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await settled(id)).status).toBe('failed');
+    } finally {
+      fs.rmSync(failFlag, { force: true });
+    }
+
+    const stranger = await makeUser(ctx, 'artist', 'Not The Maker');
+    for (const user of [stranger, listener]) {
+      const refused = await reprocess(user, id);
+      expect(refused.statusCode).toBe(403);
+    }
+    const missing = await reprocess(maker, '00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect((await settled(id)).status).toBe('failed');
+
+    const retried = await reprocess(maker, id);
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect((retried.json() as EpisodeDto).status).toBe('processing');
+    const ready = await settled(id);
+    expect(ready.status).toBe('ready');
+    expect(ready.renditions).toHaveLength(3);
+
+    const jobs = await jobsOf(id);
+    const again = await reprocess(maker, id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(
+      'Only an episode whose processing failed can be processed again',
+    );
+    expect(await jobsOf(id)).toBe(jobs);
+  });
 });

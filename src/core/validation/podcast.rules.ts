@@ -43,6 +43,10 @@ export const podcastMessages = {
   showDeleted: 'Show deleted',
   deleteEpisodeFailed: 'Failed to delete episode',
   deleteShowFailed: 'Failed to delete show',
+  // An episode whose media processing failed for good: its creator may run it again.
+  episodeStillProcessing: 'This episode is still being processed',
+  episodeNotFailed: 'Only an episode whose processing failed can be processed again',
+  reprocessEpisodeFailed: 'Failed to retry processing',
   category: 'Choose a category from the list',
   language: 'Language must be a language tag such as en or pt-BR',
   position: 'Position must be a number of seconds, at least 0',

@@ -114,6 +114,26 @@ export function createEpisodeMediaRepository(db: Db) {
           and(eq(podcastEpisodes.id, episodeId), eq(podcastEpisodes.mediaStatus, 'processing')),
         );
     },
+
+    /**
+     * A failed episode back to 'processing', its new job enqueued by `enqueue` in the same
+     * transaction. Null when the episode was not 'failed' (nothing changes then).
+     */
+    async reprocess(
+      episodeId: string,
+      enqueue: (tx: Db) => Promise<unknown>,
+    ): Promise<typeof podcastEpisodes.$inferSelect | null> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(podcastEpisodes)
+          .set({ mediaStatus: 'processing' })
+          .where(and(eq(podcastEpisodes.id, episodeId), eq(podcastEpisodes.mediaStatus, 'failed')))
+          .returning();
+        if (!row) return null;
+        await enqueue(tx);
+        return row;
+      });
+    },
   };
   return repository satisfies MediaJobPort;
 }

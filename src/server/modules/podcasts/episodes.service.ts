@@ -56,7 +56,7 @@ const episodeFields = z.strictObject({
 export type EpisodesServiceDeps = {
   shows: Pick<PodcastsRepository, 'findById'>;
   episodes: EpisodesRepository;
-  media: Pick<EpisodeMediaRepository, 'renditionsOf'>;
+  media: Pick<EpisodeMediaRepository, 'renditionsOf' | 'reprocess'>;
   progress: EpisodeProgressRepository;
   storage: Storage;
   /** Measures uploaded audio by decoding it (the app's one ffmpeg). */
@@ -118,6 +118,14 @@ export function toEpisodeDto(
 export function createEpisodesService(deps: EpisodesServiceDeps) {
   const { episodes, storage, log } = deps;
   let tempReady: Promise<unknown> | undefined;
+
+  /** The episode and its show, if `userId` created the show (404 / 403 otherwise). */
+  async function managedEpisode(userId: string, episodeId: string) {
+    const episode = await episodes.findById(episodeId);
+    if (!episode) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+    const show = await ownedShow(deps.shows, userId, episode.podcastId);
+    return { episode, show };
+  }
 
   async function renditionsByEpisode(rows: EpisodeRow[]) {
     const ready = rows.filter((r) => r.mediaStatus === 'ready').map((r) => r.id);
@@ -230,9 +238,7 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
      * its file would be a broken episode. A media job still queued finds no row and stops.
      */
     async remove(userId: string, episodeId: string): Promise<void> {
-      const episode = await episodes.findById(episodeId);
-      if (!episode) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
-      await ownedShow(deps.shows, userId, episode.podcastId);
+      await managedEpisode(userId, episodeId);
       const deleted = await episodes.delete(episodeId);
       if (!deleted) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
       const { row, renditionKeys } = deleted;
@@ -242,6 +248,25 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
         log,
         keys.flatMap((k) => (k ? [locateStored(k, 'podcasts')] : [])),
       );
+    },
+
+    /**
+     * Runs an episode's media job again after it failed for good (its show's creator only),
+     * as songs' reprocess does. 409 unless the episode's status is 'failed': a processing
+     * episode has a job already; a ready one needs none.
+     */
+    async reprocess(userId: string, episodeId: string): Promise<EpisodeDto> {
+      const { episode, show } = await managedEpisode(userId, episodeId);
+      const row = await deps.media.reprocess(episodeId, (tx) => deps.enqueueMedia(episodeId, tx));
+      if (!row)
+        throw new AppError(
+          ErrorCode.conflict,
+          episode.mediaStatus === 'processing'
+            ? podcastMessages.episodeStillProcessing
+            : podcastMessages.episodeNotFailed,
+          { status: episode.mediaStatus },
+        );
+      return toEpisodeDto(row, show, deps.publicUrl, [], null);
     },
 
     /**

@@ -194,6 +194,24 @@ export const podcastsRoutes =
       },
     );
 
+    app.post(
+      '/episodes/:id/reprocess',
+      {
+        config: { access: 'artist' },
+        schema: {
+          tags: ['podcasts'],
+          summary:
+            "Process an episode's media again after it failed (its show's creator only; 409 unless failed)",
+          params: episodeIdParams,
+          response: { 202: episodeDto },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(await episodes.reprocess(requirePrincipal(request).userId, request.params.id)),
+    );
+
     app.delete(
       '/episodes/:id',
       {

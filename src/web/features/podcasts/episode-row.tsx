@@ -1,7 +1,8 @@
 // One episode in a show's list: Play/Pause, its number, title, description, length and date,
 // and the listener's state in it ('Played'; 'In progress' with the time left; nothing when
 // new). Playing it hands the player an episode (resuming where it was left). The show's
-// creator also gets Delete (after a confirm).
+// creator also sees its processing ('Processing…', or 'Processing failed' with Retry) and
+// gets Delete (after a confirm).
 import { Check, Pause, Play } from 'lucide-react';
 import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -12,6 +13,7 @@ import { episodeToPlayable } from '@/web/features/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
 import { podcastMessages } from '@/core/validation/podcast.rules.ts';
 import { DeleteWithConfirm } from './delete-confirm.tsx';
+import { EpisodeMediaStatus } from './episode-media-status.tsx';
 import { episodeState, formatDay, formatLength } from './podcast-format.ts';
 import { useDeleteEpisode } from './use-podcasts.ts';
 
@@ -119,6 +121,7 @@ export function EpisodeRow({
           </p>
         )}
         <EpisodeStateLine episode={episode} />
+        {canManage && <EpisodeMediaStatus episode={episode} />}
       </div>
       <AddToQueueButton item={item} className="mt-2" />
       {canManage && <DeleteEpisode episode={episode} />}

@@ -192,7 +192,8 @@ function NotFound() {
 
 export function ShowView({ id }: { id: string }) {
   const client = useQueryClient();
-  const query = usePodcast(id);
+  const { user } = useSession();
+  const query = usePodcast(id, user?.id);
   const { data, isPending, isError, error, refetch, isFetching } = query;
   // The list already knows the header; only the episodes are then awaited.
   const listed = client.getQueryData<PodcastList>(podcastKeys.list)?.items.find((p) => p.id === id);

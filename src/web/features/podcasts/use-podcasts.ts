@@ -2,7 +2,13 @@
 // newest first, one show with its episodes (and the listener's progress in each), the
 // artist's own shows, and creating, editing or deleting a show (and deleting an episode).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PodcastDetail, PodcastList, PodcastShowDto } from '@/contracts/podcasts.contract.ts';
+import type {
+  EpisodeDto,
+  PodcastDetail,
+  PodcastList,
+  PodcastShowDto,
+} from '@/contracts/podcasts.contract.ts';
+import { PROCESSING_POLL_MS } from '@/web/features/catalogue/song-processing.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
 import { podcastKeys } from './podcast-keys.ts';
 
@@ -24,13 +30,49 @@ export function usePodcasts() {
   });
 }
 
-/** One show and its episodes (episode_number descending, as the server orders them). */
-export function usePodcast(id: string | null) {
+/**
+ * One show and its episodes (episode_number descending, as the server orders them). Its
+ * creator (`viewerId`) sees an episode's processing settle: the show is asked again every
+ * few seconds while one of its episodes is processing, as an artist's own songs are.
+ */
+export function usePodcast(id: string | null, viewerId?: string | null) {
   return useQuery({
     queryKey: podcastKeys.detail(id ?? ''),
     queryFn: ({ signal }) => api.get<PodcastDetail>(`/podcasts/${id}`, { signal }),
     enabled: isShowId(id),
     retry: retryUnlessAnswered,
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return data &&
+        viewerId &&
+        data.podcast.creator_id === viewerId &&
+        data.episodes.some((e) => e.status === 'processing')
+        ? PROCESSING_POLL_MS
+        : false;
+    },
+  });
+}
+
+/** POST /episodes/{id}/reprocess (the show's creator; the server checks): a failed episode's media job again. */
+export function useReprocessEpisode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (episode: { id: string; podcast_id: string }) =>
+      api.post<EpisodeDto>(`/episodes/${episode.id}/reprocess`, {}),
+    onSuccess: (updated) => {
+      // 'Processing…' at once; the show is then asked again until it settles.
+      client.setQueryData<PodcastDetail>(podcastKeys.detail(updated.podcast_id), (d) =>
+        d
+          ? {
+              ...d,
+              episodes: d.episodes.map((e) =>
+                e.id === updated.id ? { ...e, status: updated.status } : e,
+              ),
+            }
+          : d,
+      );
+      void client.invalidateQueries({ queryKey: podcastKeys.detail(updated.podcast_id) });
+    },
   });
 }
 
