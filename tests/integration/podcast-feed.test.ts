@@ -8,7 +8,9 @@ import { createStorage } from '../../src/server/storage/create-storage.ts';
 import type { Storage } from '../../src/server/storage/storage.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
-import { makeUser, makeWav, rows } from './songs-helpers.ts';
+import sharp from 'sharp';
+import { createShow, sendShow } from './podcasts-helpers.ts';
+import { makePng, makeUser, makeWav, rows } from './songs-helpers.ts';
 
 /**
  * Issue 10 §6: each show's public RSS feed, read by real parsers (the Podcast Index's
@@ -172,9 +174,8 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     expect(feed!.description).toBe('Talk & <music>');
     expect(feed!.link).toBe(`${publicUrl}/podcasts?show=${showId}`);
     expect(feed!.language).toBe('pt-BR');
-    expect(feed!.itunesImage).toMatch(
-      new RegExp(`^${publicUrl}/media/cover-art/[0-9a-f-]{36}\\.webp$`),
-    );
+    // The cover as Apple's directory wants it (its route is tested below).
+    expect(feed!.itunesImage).toBe(`${publicUrl}/api/podcasts/${showId}/artwork.jpg`);
     expect(feed!.author).toBe('Ana & <Owls>');
     expect(feed!.itunesCategory).toEqual(['Health & Fitness']);
     expect(feed!.explicit).toBe(true);
@@ -259,6 +260,76 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
       expect(feed.itunesImage).toBe(`${ctx.env.publicUrl}/podcast-cover.jpg`);
       expect(feed.items).toEqual([]);
     }
+  });
+
+  it("serves a show's cover as the square 1400 px JPEG Apple's directory wants, at the feed's itunes:image", async () => {
+    const artist = await makeUser(ctx, 'artist', 'Artwork Maker');
+    // A wide cover: stored as a WebP of at most 1000 px, served whole on a square.
+    const show = await createShow(ctx, artist, { title: 'Wide Cover' }, await makePng(600, 300));
+    const feed = parseFeed((await fetchFeed(show.id)).body)!;
+    const artworkUrl = `${ctx.env.publicUrl}/api/podcasts/${show.id}/artwork.jpg`;
+    expect(feed.itunesImage).toBe(artworkUrl);
+
+    const res = await ctx.app.inject({ url: local(artworkUrl) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    const meta = await sharp(res.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height, meta.space]).toEqual([
+      'jpeg',
+      1400,
+      1400,
+      'srgb',
+    ]);
+    // Letterboxed, not cropped: the top rows are the black band, the middle is the picture.
+    const { data, info } = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => data[(y * info.width + x) * info.channels]!;
+    expect(at(700, 10)).toBeLessThan(16);
+    expect(at(700, 700)).toBeGreaterThan(150); // the cover's red
+
+    const etag = res.headers.etag as string;
+    const again = await ctx.app.inject({
+      url: local(artworkUrl),
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    // A new cover is a new entity tag: the old one no longer matches.
+    const edited = await sendShow(
+      ctx,
+      artist,
+      [{ name: 'cover', filename: 'c.png', contentType: 'image/png', data: await makePng(64, 64) }],
+      show.id,
+    );
+    expect(edited.statusCode, edited.body).toBe(200);
+    const changed = await ctx.app.inject({
+      url: local(artworkUrl),
+      headers: { 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect((await sharp(changed.rawPayload).metadata()).width).toBe(1400);
+  });
+
+  it('answers 404 for artwork of no show, of a show without a cover of its own, or whose file is gone', async () => {
+    const bare = await seedShow(ctx, creatorId, { title: 'Bare' });
+    const svg = await seedShow(ctx, creatorId, {
+      title: 'SVG art',
+      cover: `/media/cover-art/${crypto.randomUUID()}.svg`,
+    });
+    const gone = await seedShow(ctx, creatorId, {
+      title: 'Gone art',
+      cover: `/media/cover-art/${crypto.randomUUID()}.webp`,
+    });
+    for (const id of [bare, svg, gone, crypto.randomUUID()]) {
+      const res = await ctx.app.inject({ url: `/api/podcasts/${id}/artwork.jpg` });
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+    const bad = await ctx.app.inject({ url: '/api/podcasts/not-a-show/artwork.jpg' });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('answers If-None-Match with 304 until the feed changes', async () => {

@@ -35,6 +35,7 @@ export const podcastMessages = {
   loadPodcastFailed: 'Failed to load podcast',
   podcastNotFound: 'Podcast not found',
   episodeNotFound: 'Episode not found',
+  noArtwork: 'This show has no cover art of its own',
   notCreator: "Only the show's creator can change it or add episodes",
   // Deleting an episode or a show (its creator only): the web's confirm and toasts.
   deleteEpisodeTitle: 'Delete episode?',

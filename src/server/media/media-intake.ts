@@ -243,3 +243,18 @@ export async function processCover(input: Buffer): Promise<Buffer> {
     throw coverInvalid('decode');
   }
 }
+
+/**
+ * A stored cover as a square sRGB JPEG of `side` px, the whole picture kept (letterboxed on
+ * black when it is not square): what Apple's podcast directory asks of a show's artwork
+ * (JPEG or PNG, 1400-3000 px, square, RGB), which the stored WebP of at most 1000 px is not.
+ */
+export async function squareJpeg(cover: Buffer, side: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp(cover, { failOn: 'error', limitInputPixels: 40_000_000 })
+    .resize(side, side, { fit: 'contain', background: '#000000' })
+    .flatten({ background: '#000000' })
+    .toColourspace('srgb')
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}

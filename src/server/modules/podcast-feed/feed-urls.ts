@@ -11,3 +11,7 @@ export const episodeAudioUrlOf = (publicUrl: string, episodeId: string) =>
 /** The show's page in the web app (the web app reads `?show=` on /podcasts). */
 export const showPageUrlOf = (publicUrl: string, podcastId: string) =>
   `${publicUrl}/podcasts?show=${podcastId}`;
+
+/** The show's artwork as Apple's directory wants it (a square 1400 px JPEG of its cover). */
+export const artworkUrlOf = (publicUrl: string, podcastId: string) =>
+  `${publicUrl}/api/podcasts/${podcastId}/artwork.jpg`;

@@ -12,6 +12,8 @@ const FEED_CACHE = 'public, max-age=300';
 // Clients may keep the bytes but ask again (ETag), so each download reaches the counter and
 // a replaced file is never served stale by a cache in between.
 const AUDIO_CACHE = 'public, no-cache';
+// Artwork changes only with the cover; a day, then the ETag says whether it did.
+const ARTWORK_CACHE = 'public, max-age=86400';
 // Public, credential-free content: browser-based podcast players on other origins may read it.
 const OPEN: OutgoingHttpHeaders = {
   'access-control-allow-origin': '*',
@@ -47,6 +49,32 @@ export const podcastFeedRoutes =
         reply.headers({ ...OPEN, etag: feed.etag, 'cache-control': FEED_CACHE });
         if (noneMatch(header(request, 'if-none-match'), feed.etag)) return reply.code(304).send();
         return reply.type('application/rss+xml; charset=utf-8').send(feed.xml);
+      },
+    );
+
+    app.get(
+      '/podcasts/:id/artwork.jpg',
+      {
+        // An image: its own headers, as media has (helmet's are for documents).
+        config: { access: 'public', securityHeaders: false },
+        schema: {
+          tags: ['podcasts'],
+          summary:
+            "The show's cover as a square 1400 px JPEG (the feed's itunes:image, as Apple's directory wants it), public; ETag and If-None-Match",
+          params: podcastIdParams,
+        },
+      },
+      async (request, reply) => {
+        const artwork = await feeds.artwork(request.params.id);
+        reply.headers({
+          ...OPEN,
+          etag: artwork.etag,
+          'cache-control': ARTWORK_CACHE,
+          'x-content-type-options': 'nosniff',
+        });
+        if (noneMatch(header(request, 'if-none-match'), artwork.etag))
+          return reply.code(304).send();
+        return reply.type('image/jpeg').send(await artwork.render());
       },
     );
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
@@ -20,7 +21,8 @@ import {
 } from '../../storage/storage.ts';
 import { locateStored } from '../../storage/stored-objects.ts';
 import { feedUrlOf, podcastGuidOf } from '../podcasts/podcasts.module.ts';
-import { episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
+import { squareJpeg } from '../../media/media-intake.ts';
+import { artworkUrlOf, episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
 import { renderRssFeed, type FeedItem } from './feed-xml.ts';
 import type { FeedEpisodeRow, PodcastFeedRepository } from './podcast-feed.repository.ts';
 
@@ -54,6 +56,16 @@ export type AudioAnswer =
 
 /** The web app's square 1400 px JPEG (src/web/public) for shows without a cover. */
 export const DEFAULT_COVER_PATH = '/podcast-cover.jpg';
+/** Apple's directory wants square artwork of 1400 to 3000 px; covers are stored at most 1000. */
+export const ARTWORK_SIDE = 1400;
+
+/** Where a show's cover is stored, if it is a raster image of ours (no SVG: demo shows). */
+function coverLocation(coverArtUrl: string | null): { bucket: Bucket; key: string } | null {
+  const match = coverArtUrl && /^\/media\/([a-z-]+)\/([^/?#]+)$/.exec(coverArtUrl);
+  if (!match || /\.svg$/i.test(match[2]!)) return null;
+  const [bucket, key] = [match[1]!, match[2]!];
+  return isBucket(bucket) && isValidKey(key) ? { bucket, key } : null;
+}
 
 // iOS's player asks for the first two bytes before the real request: a probe, not a
 // download (the IAB podcast measurement guidelines leave `bytes=0-1` out too).
@@ -103,13 +115,15 @@ export function createPodcastFeedService(deps: {
     );
   const absolute = (url: string) => (url.startsWith('/') ? `${publicUrl}${url}` : url);
 
-  /** Podcast apps read JPEG and PNG (WebP in most); none reads an SVG cover (demo shows). */
-  const imageOf = (coverArtUrl: string | null) =>
-    absolute(
-      coverArtUrl && !/\.svg(?:$|[?#])/i.test(coverArtUrl)
-        ? deps.mediaUrl(coverArtUrl)
-        : DEFAULT_COVER_PATH,
-    );
+  /**
+   * Podcast apps and directories read JPEG and PNG; Apple's wants them square and 1400 px or
+   * more: a cover of ours is served so at `artworkUrlOf`. None reads an SVG (demo shows): those
+   * get the app's own square JPEG. A cover elsewhere (a URL of another site) is named as is.
+   */
+  const imageOf = (podcastId: string, coverArtUrl: string | null) =>
+    coverLocation(coverArtUrl)
+      ? artworkUrlOf(publicUrl, podcastId)
+      : absolute(coverArtUrl && !coverArtUrl.startsWith('/') ? coverArtUrl : DEFAULT_COVER_PATH);
 
   async function itemOf(row: FeedEpisodeRow): Promise<FeedItem | null> {
     const audio = audioLocation(row.audioKey);
@@ -161,7 +175,7 @@ export function createPodcastFeedService(deps: {
           link: showPageUrlOf(publicUrl, show.id),
           feedUrl,
           language: show.language,
-          imageUrl: imageOf(show.coverArtUrl),
+          imageUrl: imageOf(show.id, show.coverArtUrl),
           author,
           ownerName: author,
           category: show.category,
@@ -173,6 +187,28 @@ export function createPodcastFeedService(deps: {
       );
       const etag = `"${crypto.createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
       return { xml, etag };
+    },
+
+    /**
+     * The show's cover as a square ARTWORK_SIDE px JPEG (the feed's itunes:image). The entity
+     * tag names the stored cover, so `render` (a decode and an encode, ~50 ms) runs only for
+     * a client that does not hold this cover's artwork already. 404 for no show, a show
+     * without a cover of its own, or a cover whose file is gone.
+     */
+    async artwork(podcastId: string): Promise<{ etag: string; render: () => Promise<Buffer> }> {
+      const show = await feeds.show(podcastId);
+      if (!show) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
+      const cover = coverLocation(show.coverArtUrl);
+      if (!cover) throw new AppError(ErrorCode.notFound, podcastMessages.noArtwork);
+      const digest = crypto
+        .createHash('sha256')
+        .update(`${cover.bucket}/${cover.key}@${ARTWORK_SIDE}`)
+        .digest('base64url');
+      return {
+        etag: `"${digest.slice(0, 27)}"`,
+        render: async () =>
+          squareJpeg(await buffer(await storage.read(cover.bucket, cover.key)), ARTWORK_SIDE),
+      };
     },
 
     /**
