@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('mediaReconciler', media.reconciler);
   // Before the database closes (main.ts closes it after the app): a pass must not outlive it.
   app.addHook('onClose', () => media.reconciler.stop());
-  const notifications = createNotificationsModule(ctx);
+  const notifications = createNotificationsModule(ctx, { auth });
   const premium = createPremiumModule(ctx);
   const songs = createSongsModule(ctx, { media, notifications });
   const modules: FeatureModule[] = [

@@ -118,10 +118,14 @@ export async function openLive(
 /** The notifications module's public API on the test app's database (as other modules call it). */
 export function notificationsApi(ctx: TestContext): NotificationsModule {
   const quiet = { warn() {}, error() {}, info() {}, debug() {} };
-  return createNotificationsModule({
-    env: ctx.env,
-    database: ctx.db.database,
-    clock: ctx.clock,
-    log: quiet,
-  } as unknown as ModuleContext);
+  return createNotificationsModule(
+    {
+      env: ctx.env,
+      database: ctx.db.database,
+      clock: ctx.clock,
+      log: quiet,
+    } as unknown as ModuleContext,
+    // Its plugin (live sockets, the only reader of sessions) is not registered here.
+    { auth: { openSessionsAmong: async (ids) => ids } },
+  );
 }

@@ -114,4 +114,30 @@ describe.runIf(onPostgres)('live notifications across app processes on PostgreSQ
     await live.next(LiveClient.titled('After the cut'), 2_000);
     live.socket.close();
   });
+
+  it('closes the sockets of a session revoked while it was not listening, once it listens again', async () => {
+    const user = await makeUser(ctx, 'listener', 'Revoked While Deaf');
+    const kept = await makeUser(ctx, 'listener', 'Still Signed In');
+    const live = await openLive(ctx.app, user.headers);
+    const other = await openLive(ctx.app, kept.headers);
+
+    // The listening connections are cut, and the session is revoked before they are back
+    // (they wait at least 250 ms): its announcement reaches no process.
+    const [cut] = await rows<{ n: number }>(
+      ctx,
+      sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+          where datname = current_database() and application_name = 'canto-listen'`,
+    );
+    expect(cut!.n).toBeGreaterThanOrEqual(2);
+    await ctx.db.database.db.execute(
+      sql`update sessions set revoked_at = now(), revoked_reason = 'test'
+          where user_id = ${user.userId}`,
+    );
+
+    // Once listening again, the process asks about its sockets' sessions.
+    expect(await live.closedWith(10_000)).toBe(4001);
+    await other.next((m): m is { type: 'resync' } => m.type === 'resync', 10_000);
+    expect(other.closed).toBeNull();
+    other.socket.close();
+  });
 });

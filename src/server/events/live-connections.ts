@@ -189,6 +189,11 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
       return byUser.has(userId);
     },
 
+    /** The sessions that opened the sockets here, each once. */
+    sessions(): string[] {
+      return [...new Set([...entries.values()].map((e) => e.sessionId))];
+    },
+
     /** Users with at least one socket here. */
     users(): string[] {
       return [...byUser.keys()];

@@ -38,6 +38,12 @@ export type AuthModule = FeatureModule & {
   setSessionCookies(reply: FastifyReply, session: AuthSession): void;
   /** Whether the user has at least one verified factor (next_aal = aal2). */
   hasVerifiedFactor(userId: string): Promise<boolean>;
+  /**
+   * Those of these session ids whose session has not ended early (it exists, unrevoked): for
+   * whatever holds sessions open after it may have missed an announcement on
+   * SESSIONS_REVOKED_CHANNEL (live sockets, once their listening connection is back).
+   */
+  openSessionsAmong(sessionIds: string[]): Promise<string[]>;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -66,8 +72,9 @@ export async function createAuthModule(
     box: createSecretBox(secretKey, 'signing-keys'),
     now,
   });
+  const sessionRows = createSessionsRepository(db);
   const sessions = createSessionsService({
-    sessions: createSessionsRepository(db),
+    sessions: sessionRows,
     users,
     roles,
     keys,
@@ -106,5 +113,6 @@ export async function createAuthModule(
     elevate: sessions.elevate,
     setSessionCookies: cookies.set,
     hasVerifiedFactor: users.hasVerifiedFactor,
+    openSessionsAmong: (sessionIds) => sessionRows.openAmong(sessionIds),
   };
 }

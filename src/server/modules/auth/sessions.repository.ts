@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, isNull, sql } from 'drizzle-orm';
 import type { RefreshDecision } from '../../../core/auth/refresh-rotation.ts';
 import type { Db } from '../../db/client.ts';
 import { mfaFactors, refreshTokens, sessions } from '../../db/schema/index.ts';
@@ -212,6 +212,16 @@ export function createSessionsRepository(db: Db) {
         });
         return session;
       });
+    },
+
+    /** Those of `ids` whose session has not ended early (it exists and is not revoked). */
+    async openAmong(ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(inArray(sessions.id, ids), isNull(sessions.revokedAt)));
+      return rows.map((r) => r.id);
     },
 
     async revoke(sessionId: string, reason: string, now: Date): Promise<void> {

@@ -42,6 +42,8 @@ export function createLiveNotifications(deps: {
   database: Pick<Database, 'listen'>;
   /** Where the database announces the id of each session that ends early (the auth module's). */
   sessionsRevokedChannel: string;
+  /** Those of these sessions that have not ended (the auth module's), asked after a gap. */
+  openSessionsAmong(sessionIds: string[]): Promise<string[]>;
   repository: Pick<NotificationsRepository, 'byId' | 'releasedAt'>;
   connections: LiveConnections;
   log: FastifyBaseLogger;
@@ -86,13 +88,26 @@ export function createLiveNotifications(deps: {
     log: deps.log,
   });
 
-  // A signed-out or revoked session's sockets close at once, in every process. One missed
-  // while deaf closes when its access token expires, as before this channel.
+  // A signed-out or revoked session's sockets close at once, in every process. After a gap
+  // in listening (its connection lost, or a first LISTEN retried), an announcement may have
+  // been missed: the sessions of the sockets here are asked, and those that ended close.
+  const closeEnded = async () => {
+    const held = connections.sessions();
+    if (held.length === 0) return;
+    try {
+      const open = new Set(await deps.openSessionsAmong(held));
+      for (const sessionId of held) if (!open.has(sessionId)) connections.closeSession(sessionId);
+    } catch (error) {
+      // They still close when their access tokens expire.
+      deps.log.warn({ err: error }, 'live sockets: could not check sessions after a gap');
+    }
+  };
   const revoked: EventChannel = openEventChannel({
     database: deps.database,
     channel: deps.sessionsRevokedChannel,
     parse: (payload) => (z.uuid().safeParse(payload).success ? payload : null),
     onEvent: async (sessionId) => void connections.closeSession(sessionId),
+    onMissed: () => void closeEnded(),
     log: deps.log,
   });
 

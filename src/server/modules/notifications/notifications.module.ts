@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { createLiveConnections } from '../../events/live-connections.ts';
 import { liveOrigins } from '../../events/live-origin.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { SESSIONS_REVOKED_CHANNEL } from '../auth/auth.module.ts';
+import { SESSIONS_REVOKED_CHANNEL, type AuthModule } from '../auth/auth.module.ts';
 import { createLiveNotifications } from './notifications-live.ts';
 import { notificationsLiveRoutes } from './notifications-live.routes.ts';
 import { createNotificationsRepository } from './notifications.repository.ts';
@@ -45,7 +45,10 @@ const DEV_ORIGINS = ['http://localhost:5173'];
  * DELETE /me/notifications/{id}, and the live socket GET /me/notifications/live, under /api.
  * Texts are cut to the stored lengths and links kept in-app (notifications.service.ts).
  */
-export function createNotificationsModule(ctx: ModuleContext): NotificationsModule {
+export function createNotificationsModule(
+  ctx: ModuleContext,
+  { auth }: { auth: Pick<AuthModule, 'openSessionsAmong'> },
+): NotificationsModule {
   const repository = createNotificationsRepository(ctx.database.db);
   const notifications = createNotificationsService({ notifications: repository, clock: ctx.clock });
   const origins = liveOrigins(ctx.env.publicUrl, ctx.env.dev ? DEV_ORIGINS : []);
@@ -56,6 +59,7 @@ export function createNotificationsModule(ctx: ModuleContext): NotificationsModu
       const live = createLiveNotifications({
         database: ctx.database,
         sessionsRevokedChannel: SESSIONS_REVOKED_CHANNEL,
+        openSessionsAmong: auth.openSessionsAmong,
         repository,
         connections: createLiveConnections({ now: () => ctx.clock.now().getTime() }),
         log: ctx.log,
