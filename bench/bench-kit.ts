@@ -125,12 +125,14 @@ export function lazyWav(bytes: number): () => AsyncGenerator<Buffer> {
 /**
  * The end of a closed-loop load worker's script (search and listening benches): its
  * `clients` run `client(until, record)` unrecorded for `warmupMs`, then recorded for
- * `durationMs`; the worker posts `result` with the recorded seconds. The script defines
+ * `durationMs`; the worker posts `{ timed: true }` as the recorded part starts (a parent may
+ * read CPU then) and `result` with the recorded seconds at the end. The script defines
  * client, clients, warmupMs, durationMs, result and agent.
  */
 export const CLOSED_LOOP_RUN = `(async () => {
   const warm = performance.now() + warmupMs;
   await Promise.all(Array.from({ length: clients }, () => client(warm, false)));
+  parentPort.postMessage({ timed: true });
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, () => client(started + durationMs, true)));
   result.seconds = (performance.now() - started) / 1000;

@@ -238,7 +238,8 @@ function load(
         durationMs: durationS * 1000,
       },
     });
-    worker.once('message', (m: LoadResult) => {
+    worker.on('message', (m: LoadResult | { timed: true }) => {
+      if ('timed' in m) return;
       void worker.terminate();
       resolve(m);
     });

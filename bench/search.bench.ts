@@ -30,7 +30,7 @@ import { sql } from 'drizzle-orm';
 import { openPglite, type Database } from '../src/server/db/client.ts';
 import { GENRE_FILTERS } from '../src/core/validation/song.rules.ts';
 import { queryRows } from '../src/server/db/sql-results.ts';
-import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { row, unavailable, type BenchRow, type Log, CLOSED_LOOP_RUN } from './bench-kit.ts';
 import {
   adminUrl,
   arr,
@@ -266,17 +266,7 @@ async function client(until, record) {
     }
   }
 }
-// As CLOSED_LOOP_RUN, but tells the parent when the timed part starts (CPU is read then).
-(async () => {
-  const warm = performance.now() + warmupMs;
-  await Promise.all(Array.from({ length: clients }, () => client(warm, false)));
-  parentPort.postMessage({ timed: true });
-  const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, () => client(started + durationMs, true)));
-  result.seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  parentPort.postMessage(result);
-})();
+${CLOSED_LOOP_RUN}
 `;
 
 /**
