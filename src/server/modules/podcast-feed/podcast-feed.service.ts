@@ -15,6 +15,7 @@ import {
   contentTypeOfKey,
   isBucket,
   isValidKey,
+  storedLocation,
   type Bucket,
   type ByteRange,
   type Storage,
@@ -61,10 +62,8 @@ export const ARTWORK_SIDE = 1400;
 
 /** Where a show's cover is stored, if it is a raster image of ours (no SVG: demo shows). */
 function coverLocation(coverArtUrl: string | null): { bucket: Bucket; key: string } | null {
-  const match = coverArtUrl && /^\/media\/([a-z-]+)\/([^/?#]+)$/.exec(coverArtUrl);
-  if (!match || /\.svg$/i.test(match[2]!)) return null;
-  const [bucket, key] = [match[1]!, match[2]!];
-  return isBucket(bucket) && isValidKey(key) ? { bucket, key } : null;
+  const location = storedLocation(coverArtUrl);
+  return location && isValidKey(location.key) && !location.key.endsWith('.svg') ? location : null;
 }
 
 // iOS's player asks for the first two bytes before the real request: a probe, not a
