@@ -8,7 +8,7 @@ import type {
   PodcastList,
   PodcastShowDto,
 } from '@/contracts/podcasts.contract.ts';
-import { PROCESSING_POLL_MS } from '@/web/features/catalogue/song-processing.ts';
+import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
 import { podcastKeys } from './podcast-keys.ts';
 
@@ -41,15 +41,10 @@ export function usePodcast(id: string | null, viewerId?: string | null) {
     queryFn: ({ signal }) => api.get<PodcastDetail>(`/podcasts/${id}`, { signal }),
     enabled: isShowId(id),
     retry: retryUnlessAnswered,
-    refetchInterval: (query) => {
-      const data = query.state.data;
-      return data &&
-        viewerId &&
-        data.podcast.creator_id === viewerId &&
-        data.episodes.some((e) => e.status === 'processing')
-        ? PROCESSING_POLL_MS
-        : false;
-    },
+    // An episode is its show creator's own, as a song is its artist's.
+    refetchInterval: pollWhileProcessing<PodcastDetail>(viewerId, (d) =>
+      d.episodes.map((e) => ({ artist_id: d.podcast.creator_id, status: e.status })),
+    ),
   });
 }
 
