@@ -40,15 +40,15 @@ export type EmbeddedVacuumOptions = {
  * insert rule is what marks a table that is only ever inserted into all-visible.
  */
 const dueTables = sql`
-  select s.relname as table,
-    (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
-      or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)) as vacuum
-  from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-  where s.schemaname = 'public'
-    and (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
-      or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)
-      or s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0))
-  order by s.n_dead_tup + s.n_ins_since_vacuum + s.n_mod_since_analyze desc, s.relname`;
+  select t.table, t.vacuum from (
+    select s.relname as table, s.n_dead_tup + s.n_ins_since_vacuum + s.n_mod_since_analyze as changes,
+      (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
+        or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0)) as vacuum,
+      s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as stale
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = 'public') t
+  where t.vacuum or t.stale
+  order by t.changes desc, t.table`;
 
 export function createEmbeddedVacuum(options: EmbeddedVacuumOptions): EmbeddedVacuum {
   const { database, log } = options;
