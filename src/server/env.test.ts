@@ -100,6 +100,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ MEDIA_WORKERS: '0' })).toThrow(/MEDIA_WORKERS/);
   });
 
+  it('lets two searches per core in to the database at once unless SEARCH_CONCURRENCY says otherwise', () => {
+    expect(parseEnv({}).searchConcurrency).toBe(2 * os.availableParallelism());
+    expect(parseEnv({ SEARCH_CONCURRENCY: '6' }).searchConcurrency).toBe(6);
+    expect(parseEnv({ SEARCH_CONCURRENCY: '0' }).searchConcurrency).toBe(0);
+    expect(() => parseEnv({ SEARCH_CONCURRENCY: '-1' })).toThrow(/SEARCH_CONCURRENCY/);
+  });
+
   it('refuses private catalogue targets and waits 3 s unless told otherwise', () => {
     expect(parseEnv({})).toMatchObject({ catalogueAllowPrivate: false, catalogueTimeoutMs: 3000 });
     expect(parseEnv({ CATALOGUE_ALLOW_PRIVATE: '1', CATALOGUE_TIMEOUT_MS: '500' })).toMatchObject({

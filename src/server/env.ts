@@ -104,6 +104,7 @@ const schema = z
     CATALOGUE_ALLOW_PRIVATE: bool.default(false),
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+    SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
     OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: z.string().min(1).optional(),
@@ -226,6 +227,11 @@ export type Env = {
   catalogueTimeoutMs: number;
   /** How long a search answer is reused (0: never); this process's own writes drop it at once. */
   searchCacheSeconds: number;
+  /**
+   * Searches let in to the database at once, the rest waiting in order (SEARCH_CONCURRENCY;
+   * default two per core, 0: no limit). ADR 0011 "Admission".
+   */
+  searchConcurrency: number;
   aiProvider: 'local' | 'openai';
   openai: { baseUrl: string; apiKey?: string };
   logLevel: string;
@@ -302,6 +308,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
+    searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     aiProvider: v.AI_PROVIDER,
     openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,

@@ -5,8 +5,10 @@ import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
+import { withAdmission } from './search-admission.ts';
 import { withSearchCache } from './search-cache.ts';
-import { createSongsRepository } from './songs.repository.ts';
+import { createSongsRepository, type SongsRepository } from './songs.repository.ts';
+import type { Clock } from '../../../core/clock.ts';
 import { songsRoutes } from './songs.routes.ts';
 import { createSongMediaRepository } from './song-media.repository.ts';
 import { createSongMediaJob, enqueueSongMedia, SONG_MEDIA_JOB } from './song-media.job.ts';
@@ -20,6 +22,37 @@ export type SongsModule = FeatureModule & {
   /** Songs as the API sends them (signed media URLs), in the order of `ids`; missing ones left out. */
   songsByIds(ids: string[]): Promise<SongDto[]>;
 };
+
+/**
+ * The songs repository as the service reads it (ADR 0011): search answers cached, and
+ * admission under the cache, so that a cached answer never waits for a place.
+ */
+export function readsForSearch(
+  repository: SongsRepository,
+  options: { ttlMs: number; limit: number; clock: Clock },
+): SongsRepository {
+  return withSearchCache(
+    withAdmission(repository, { limit: options.limit, methods: ['searchForgivingTypos'] }),
+    {
+      ttlMs: options.ttlMs,
+      maxEntries: 1000,
+      clock: options.clock,
+      // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
+      cached: ['searchForgivingTypos'],
+      reads: [
+        'search',
+        'correctTypos',
+        'findById',
+        'findByIds',
+        'displayNameOf',
+        'newest',
+        'mostPlayed',
+        'byGenre',
+        'searchPodcasts',
+      ],
+    },
+  );
+}
 
 /**
  * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
@@ -52,21 +85,10 @@ export function createSongsModule(
     onDead: mediaJob.onDead,
   });
   const songs = createSongsService({
-    songs: withSearchCache(createSongsRepository(ctx.database.db), {
+    songs: readsForSearch(createSongsRepository(ctx.database.db), {
       ttlMs: ctx.env.searchCacheSeconds * 1000,
-      maxEntries: 1000,
+      limit: ctx.env.searchConcurrency,
       clock: ctx.clock,
-      // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
-      cached: ['search', 'correctTypos'],
-      reads: [
-        'findById',
-        'findByIds',
-        'displayNameOf',
-        'newest',
-        'mostPlayed',
-        'byGenre',
-        'searchPodcasts',
-      ],
     }),
     storage: ctx.storage,
     catalogue: createItunesProvider({

@@ -438,7 +438,7 @@ function searchSql(input: SearchIdsInput) {
 }
 
 export function createSongsRepository(db: Db) {
-  return {
+  const repository = {
     async findById(id: string): Promise<SongRow | null> {
       const [row] = await db.select().from(songs).where(eq(songs.id, id)).limit(1);
       return row ?? null;
@@ -610,6 +610,24 @@ export function createSongsRepository(db: Db) {
     },
 
     /**
+     * Spec §7 with typos forgiven (ADR 0011): the search, and when nothing contains the
+     * query, the search of its corrected form (correctTypos), if any word changes. One call,
+     * so that the answer cache keeps a whole answer and admission lets a search in once for
+     * all its statements.
+     */
+    async searchForgivingTypos(input: {
+      query: string;
+      genre: string | null;
+      sort: SongSort;
+      limit: number;
+    }): Promise<SongRow[]> {
+      const rows = await repository.search(input);
+      if (rows.length > 0) return rows;
+      const corrected = await repository.correctTypos(input.query);
+      return corrected ? repository.search({ ...input, query: corrected }) : rows;
+    },
+
+    /**
      * The typo pass's correction of `query`: each of its first words that is no word of any
      * song's title, genre or artist is replaced by the closest one by trigram similarity
      * (pg_trgm's `%`, threshold 0.3) in `search_terms`, a table of those words kept by
@@ -661,4 +679,5 @@ export function createSongsRepository(db: Db) {
         .limit(limit);
     },
   };
+  return repository;
 }

@@ -464,19 +464,13 @@ export function createSongsService(deps: SongsServiceDeps) {
         const rows = await songs.searchPodcasts(q, input.limit);
         return { songs: [], podcasts: rows.map(podcastDto), external: false };
       }
-      const find = (query: string) =>
-        songs.search({
-          query,
-          genre: genreFilterValue(input.genre),
-          sort: input.sort,
-          limit: input.limit,
-        });
-      let rows = await find(q);
       // Nothing contains the query: its misspelt words corrected, if any (ADR 0011).
-      if (rows.length === 0) {
-        const corrected = await songs.correctTypos(q);
-        if (corrected) rows = await find(corrected);
-      }
+      const rows = await songs.searchForgivingTypos({
+        query: q,
+        genre: genreFilterValue(input.genre),
+        sort: input.sort,
+        limit: input.limit,
+      });
       if (rows.length > 0) return { songs: await searchDtos(rows), podcasts: [], external: false };
       const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
       return {
