@@ -19,7 +19,8 @@
  *
  * Run alone: npx tsx bench/search.bench.ts   (SEARCH_BENCH_PG_SONGS, SEARCH_BENCH_PGLITE_SONGS,
  * SEARCH_BENCH_SECONDS, SEARCH_BENCH_PGLITE_BUDGET_S, SEARCH_BENCH_SKIP=postgres,pglite,
- * SEARCH_BENCH_PG_KEEP=<database>: load it once, keep it for the next run)
+ * SEARCH_BENCH_PG_KEEP=<database>: load it once, keep it for the next run; SEARCH_CONCURRENCY
+ * is passed to the app)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -417,11 +418,19 @@ async function measureHttp(
 ): Promise<BenchRow[]> {
   const at = `${songs.toLocaleString()} songs, ${CLIENTS} clients`;
   const rows: BenchRow[] = [];
+  // SEARCH_CONCURRENCY, when set, reaches the app (0: every search let in at once).
+  const admission = process.env.SEARCH_CONCURRENCY
+    ? { SEARCH_CONCURRENCY: process.env.SEARCH_CONCURRENCY }
+    : {};
   const streams = [
-    { name: 'cache off', env: { SEARCH_CACHE_SECONDS: '0' }, requests: requestMix() },
+    {
+      name: 'cache off',
+      env: { SEARCH_CACHE_SECONDS: '0', ...admission },
+      requests: requestMix(),
+    },
     {
       name: `cache ${CACHE_SECONDS} s, Zipf stream`,
-      env: { SEARCH_CACHE_SECONDS: String(CACHE_SECONDS) },
+      env: { SEARCH_CACHE_SECONDS: String(CACHE_SECONDS), ...admission },
       requests: shuffled(requestMix(20_000, 7), 11),
       order: zipfOrder(20_000, 400_000, 13),
     },
