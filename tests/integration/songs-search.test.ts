@@ -44,7 +44,9 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
   let fake: FakeCatalogue;
   // These tests write songs and profiles in SQL, behind the app, and search at once: the
   // answer cache would (rightly) serve its answer until its TTL. search-cache.test.ts covers it.
-  const env: Record<string, string> = { SEARCH_CACHE_SECONDS: '0' };
+  // One search let in to the database at a time: searches sent at once queue (ADR 0011
+  // "Admission"), and each must still get its own answer.
+  const env: Record<string, string> = { SEARCH_CACHE_SECONDS: '0', SEARCH_CONCURRENCY: '1' };
   beforeAll(async () => {
     fake = await startFakeCatalogue();
     env.CATALOGUE_URL = fake.url;
@@ -429,6 +431,20 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
         'Afternoon',
       ]);
       expect(await titles({ q: 'neon aftrnoon' })).toEqual(['Neon Afternoon']);
+    });
+
+    it('answers searches sent at once, let in one at a time, each with its own answer', async () => {
+      const queries = [
+        { q: 'Afternon' },
+        { q: 'harbour ligts', genre: 'jazz', sort: 'popular' },
+        { q: 'neon aftrnoon' },
+        { q: 'afternoon', sort: 'recent' },
+        { q: 'aftermath' },
+      ];
+      const alone: string[][] = [];
+      for (const params of queries) alone.push(await titles(params));
+      expect(alone.every((found) => found.length > 0)).toBe(true);
+      expect(await Promise.all(queries.map((params) => titles(params)))).toEqual(alone);
     });
 
     it('asks the external catalogue with the query as typed when no word is close', async () => {
