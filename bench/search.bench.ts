@@ -419,7 +419,7 @@ async function measureHttp(
   const at = `${songs.toLocaleString()} songs, ${CLIENTS} clients`;
   const rows: BenchRow[] = [];
   // SEARCH_CONCURRENCY, when set, reaches the app (0: every search let in at once).
-  const admission = process.env.SEARCH_CONCURRENCY
+  const admission: Record<string, string> = process.env.SEARCH_CONCURRENCY
     ? { SEARCH_CONCURRENCY: process.env.SEARCH_CONCURRENCY }
     : {};
   const streams = [

@@ -434,7 +434,7 @@ describe.each(dbKinds)('search by artist name and with typos on %s', (kind) => {
     });
 
     it('answers searches sent at once, let in one at a time, each with its own answer', async () => {
-      const queries = [
+      const queries: Array<Record<string, string>> = [
         { q: 'Afternon' },
         { q: 'harbour ligts', genre: 'jazz', sort: 'popular' },
         { q: 'neon aftrnoon' },
