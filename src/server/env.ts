@@ -228,8 +228,8 @@ export type Env = {
   /** How long a search answer is reused (0: never); this process's own writes drop it at once. */
   searchCacheSeconds: number;
   /**
-   * Searches let in to the database at once, the rest waiting in order (SEARCH_CONCURRENCY;
-   * default two per core, 0: no limit). ADR 0011 "Admission".
+   * Searches this process lets in to the database at once, the rest waiting in order
+   * (SEARCH_CONCURRENCY; default two per core, 0: no limit). ADR 0011 "Admission".
    */
   searchConcurrency: number;
   aiProvider: 'local' | 'openai';
