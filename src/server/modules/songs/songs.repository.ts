@@ -226,8 +226,18 @@ function searchSql(input: SearchIdsInput) {
   // 1,000 rows went from 1.3-1.9 to 0.7 ms.
   const ilike = (column: string) => sql`${sql.raw(column)} ilike ${pattern} escape '\\'`;
   const has = (column: string) => sql`strpos(lower(${sql.raw(column)}), lower(${query})) > 0`;
-  const matches = (a: string) =>
-    sql`(${has(`${a}.title`)} or ${has(`${a}.genre`)} or ${has(`${a}.artist`)})`;
+  // The head's filter tests only the fields the small tables say can match: a song's genre
+  // contains q only if a genre value does, its artist only if an artist name does, its title
+  // only if the bound is not 0 (sides). The head is 1,000 rows; each test folds a column.
+  const matches = (a: string, stats: SearchStats) =>
+    sql`(${sql.join(
+      sides(stats, {
+        titles: () => [has(`${a}.title`)],
+        genres: () => has(`${a}.genre`),
+        artists: () => has(`${a}.artist`),
+      }),
+      sql` or `,
+    )})`;
   const inGenre = (a: string) =>
     input.genre === null ? sql`true` : sql`lower(${sql.raw(a)}.genre) = ${input.genre}`;
   const cols = (a: string) =>
@@ -371,7 +381,7 @@ function searchSql(input: SearchIdsInput) {
         });
         return sql`
           with win as materialized (
-            select ${cols('w')} from (${head}) w where ${matches('w')} order by ${keys} limit ${n}
+            select ${cols('w')} from (${head}) w where ${matches('w', stats)} order by ${keys} limit ${n}
           ), rest as materialized (
             ${sql.join(rest, sql` union `)}
           )
@@ -405,7 +415,7 @@ function searchSql(input: SearchIdsInput) {
         : sql`not (select broad from verdict)`;
       return sql`
         with win as materialized (
-          select ${cols('w')} from (${head}) w where ${matches('w')}
+          select ${cols('w')} from (${head}) w where ${matches('w', stats)}
         ), verdict as materialized (
           select count(*) >= ${sql.raw(String(BROAD_MATCHES))} as broad,
             count(*) filter (where ${has('win.title')}) > 0 as titles
