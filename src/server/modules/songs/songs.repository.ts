@@ -24,6 +24,8 @@ export type Tx = Db;
 export type SongSort = 'relevance' | 'popular' | 'recent';
 
 export type SongsRepository = ReturnType<typeof createSongsRepository>;
+/** A song search: the query, an optional genre (lower-cased), the sort and the page size. */
+type SongSearch = { query: string; genre: string | null; sort: SongSort; limit: number };
 
 /** `%`, `_` and `\` matched literally inside `ILIKE '%…%' ESCAPE '\'`. */
 export function containsPattern(query: string): string {
@@ -564,12 +566,7 @@ export function createSongsRepository(db: Db) {
      * directly; many, and the head of the sort's index decides. Then at most `limit` rows
      * are fetched by primary key.
      */
-    async search(input: {
-      query: string;
-      genre: string | null;
-      sort: SongSort;
-      limit: number;
-    }): Promise<SongRow[]> {
+    async search(input: SongSearch): Promise<SongRow[]> {
       const pattern = containsPattern(input.query);
       const plan = searchSql({ ...input, pattern });
       const [row] = await queryRowsNamed<{
@@ -609,12 +606,7 @@ export function createSongsRepository(db: Db) {
      * so that the answer cache keeps a whole answer and admission lets a search in once for
      * all its statements.
      */
-    async searchForgivingTypos(input: {
-      query: string;
-      genre: string | null;
-      sort: SongSort;
-      limit: number;
-    }): Promise<SongRow[]> {
+    async searchForgivingTypos(input: SongSearch): Promise<SongRow[]> {
       const rows = await repository.search(input);
       if (rows.length > 0) return rows;
       const corrected = await repository.correctTypos(input.query);
