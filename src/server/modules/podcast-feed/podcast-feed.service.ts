@@ -60,6 +60,10 @@ export const DEFAULT_COVER_PATH = '/podcast-cover.jpg';
 /** Apple's directory wants square artwork of 1400 to 3000 px; covers are stored at most 1000. */
 export const ARTWORK_SIDE = 1400;
 
+/** A strong entity tag naming `content` (a feed's XML, the cover an artwork is made from). */
+const entityTag = (content: string) =>
+  `"${crypto.createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+
 /** Where a show's cover is stored, if it is a raster image of ours (no SVG: demo shows). */
 function coverLocation(coverArtUrl: string | null): { bucket: Bucket; key: string } | null {
   const location = storedLocation(coverArtUrl);
@@ -184,8 +188,7 @@ export function createPodcastFeedService(deps: {
         },
         items,
       );
-      const etag = `"${crypto.createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
-      return { xml, etag };
+      return { xml, etag: entityTag(xml) };
     },
 
     /**
@@ -199,12 +202,8 @@ export function createPodcastFeedService(deps: {
       if (!show) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
       const cover = coverLocation(show.coverArtUrl);
       if (!cover) throw new AppError(ErrorCode.notFound, podcastMessages.noArtwork);
-      const digest = crypto
-        .createHash('sha256')
-        .update(`${cover.bucket}/${cover.key}@${ARTWORK_SIDE}`)
-        .digest('base64url');
       return {
-        etag: `"${digest.slice(0, 27)}"`,
+        etag: entityTag(`${cover.bucket}/${cover.key}@${ARTWORK_SIDE}`),
         render: async () =>
           squareJpeg(await buffer(await storage.read(cover.bucket, cover.key)), ARTWORK_SIDE),
       };
