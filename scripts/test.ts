@@ -1,7 +1,8 @@
 /**
- * `npm test`: every test — unit and integration (PGlite, and PostgreSQL when reachable),
- * then the browser journeys against a production build. Prints one closing line
- * "tests: N passed, N failed" summing both runners.
+ * `npm test`: every tier — unit, integration (PGlite, and PostgreSQL when reachable), then
+ * the browser journeys against a production build. `tsx scripts/test.ts <tier> …` runs the
+ * named tiers only (`npm run test:unit`, `test:integration`, `test:e2e`). Each run closes
+ * with one line "tests: N passed, N failed, N skipped" summing the runners.
  *
  * CANTO_REQUIRE_POSTGRES=1 / CANTO_REQUIRE_BROWSER=1 (set by .ci/run) turn a missing
  * database or browser into a failure instead of a skip.
@@ -27,34 +28,48 @@ function readJson(file: string): any {
   }
 }
 
+const TIERS = ['unit', 'integration', 'e2e'] as const;
+type Tier = (typeof TIERS)[number];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((t) => !(TIERS as readonly string[]).includes(t));
+if (unknown.length) {
+  console.error(`Unknown tier: ${unknown.join(', ')}. Tiers: ${TIERS.join(', ')}`);
+  process.exit(2);
+}
+const tiers = new Set<Tier>(asked.length ? (asked as Tier[]) : TIERS);
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exitCode = 0;
 
-// 1. Vitest: unit + integration.
-const vitestReport = path.join(reports, 'vitest.json');
-fs.rmSync(vitestReport, { force: true });
-const vitestStatus = run(bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
-]);
-const v = readJson(vitestReport);
-if (v) {
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-}
-if (vitestStatus !== 0) {
-  exitCode = 1;
-  if (!v || (v.numFailedTests ?? 0) === 0) failed += 1; // a crash outside any test still fails
+// 1. Vitest: the unit and integration projects asked for (vitest.config.ts), in one run.
+const projects = (['unit', 'integration'] as const).filter((t) => tiers.has(t));
+if (projects.length) {
+  const vitestReport = path.join(reports, 'vitest.json');
+  fs.rmSync(vitestReport, { force: true });
+  const vitestStatus = run(bin('vitest'), [
+    'run',
+    ...projects.flatMap((name) => ['--project', name]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ]);
+  const v = readJson(vitestReport);
+  if (v) {
+    passed += v.numPassedTests ?? 0;
+    failed += v.numFailedTests ?? 0;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  }
+  if (vitestStatus !== 0) {
+    exitCode = 1;
+    if (!v || (v.numFailedTests ?? 0) === 0) failed += 1; // a crash outside any test still fails
+  }
 }
 
 // 2. Browser journeys.
 const browser = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(browser)) {
+if (tiers.has('e2e') && !fs.existsSync(browser)) {
   if (process.env.CANTO_REQUIRE_BROWSER === '1') {
     console.error(`Chromium not found at ${browser} (CANTO_REQUIRE_BROWSER=1)`);
     failed += 1;
@@ -62,7 +77,7 @@ if (!fs.existsSync(browser)) {
   } else {
     console.warn(`Skipping browser journeys: no Chromium at ${browser} (apt-get install chromium)`);
   }
-} else if (process.env.CANTO_SKIP_E2E !== '1') {
+} else if (tiers.has('e2e') && process.env.CANTO_SKIP_E2E !== '1') {
   const pwReport = path.join(reports, 'playwright.json');
   fs.rmSync(pwReport, { force: true });
   {
