@@ -49,7 +49,11 @@ export const authApi = {
     path: '/api/auth/reset-password',
     body: resetPasswordBody,
   }),
-  verifyEmail: defineRoute({ method: 'POST', path: '/api/auth/verify-email', body: verifyEmailBody }),
+  verifyEmail: defineRoute({
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    body: verifyEmailBody,
+  }),
   jwks: defineRoute({ method: 'GET', path: '/api/auth/jwks.json', response: jwksDocument }),
   /** The same keys at the conventional well-known address, outside /api. */
   wellKnownJwks: defineRoute({

@@ -20,8 +20,18 @@ export const songsApi = {
   }),
   home: defineRoute({ method: 'GET', path: '/api/songs/home', response: homeResponse }),
   browse: defineRoute({ method: 'GET', path: '/api/songs/browse', response: browseResponse }),
-  list: defineRoute({ method: 'GET', path: '/api/songs', query: songListQuery, response: songList }),
-  get: defineRoute({ method: 'GET', path: '/api/songs/:id', params: songIdParams, response: songDto }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/songs',
+    query: songListQuery,
+    response: songList,
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/songs/:id',
+    params: songIdParams,
+    response: songDto,
+  }),
   edit: defineRoute({
     method: 'PATCH',
     path: '/api/songs/:id',
