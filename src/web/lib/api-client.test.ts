@@ -10,7 +10,7 @@ import { searchApi } from '@/contracts/api/search.api.ts';
 import { socialApi } from '@/contracts/api/social.api.ts';
 import type { PlaylistDetail, PlaylistSummary } from '@/contracts/playlists.contract.ts';
 import type { ProfileDto } from '@/contracts/social.contract.ts';
-import { api, ApiError, routeUrl } from './api-client.ts';
+import { api, ApiError, routeUrl, setStepUpHandler } from './api-client.ts';
 
 const summary: PlaylistSummary = {
   id: '6f1c1a52-6a1b-4c1e-9a39-4a4f1f6f2b10',
@@ -118,6 +118,40 @@ describe('api(route, input)', () => {
     });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ status: 409, code: 'conflict' });
+  });
+
+  it('refreshes the session once on 401 and retries, but not for sign-in itself', async () => {
+    vi.stubGlobal('localStorage', { getItem: () => null, setItem: () => {} });
+    const answers = [new Response(null, { status: 401 }), new Response(null, { status: 200 })];
+    const sent: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        sent.push(url);
+        return answers.shift() ?? new Response(JSON.stringify(summary), { status: 200 });
+      }),
+    );
+    vi.stubEnv('DEV', false);
+    await expect(api(playlistsApi.get, { params: { id: summary.id } })).resolves.toEqual(summary);
+    expect(sent).toEqual([
+      `/api/playlists/${summary.id}`,
+      '/api/auth/refresh',
+      `/api/playlists/${summary.id}`,
+    ]);
+
+    const signIn = answer(401, { error: { code: 'auth_invalid_credentials', message: 'No' } });
+    const failure = api(authApi.signIn, { body: { email: 'a@b.c', password: 'x' } });
+    await expect(failure).rejects.toMatchObject({ status: 401, code: 'auth_invalid_credentials' });
+    expect(signIn.map((s) => s.url)).toEqual(['/api/auth/sign-in']);
+  });
+
+  it('asks for the step-up on 403 insufficient_aal', async () => {
+    let asked = 0;
+    setStepUpHandler(() => asked++);
+    answer(403, { error: { code: 'insufficient_aal', message: 'Verify' } });
+    await expect(api(playlistsApi.mine)).rejects.toMatchObject({ code: 'insufficient_aal' });
+    setStepUpHandler(null);
+    expect(asked).toBe(1);
   });
 
   it('in development, refuses an answer outside the entry, naming the route and the field', async () => {
