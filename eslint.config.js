@@ -29,6 +29,33 @@ const moduleInternals = {
   message: 'a feature module is reached only through its <feature>.module.ts',
 };
 
+// A route (or module) file registers its API operations from the route table
+// (docs/decisions/0025): the entry gives method, path and schemas, so the server validates and
+// serializes exactly what the web client is typed by. `app.get('/path', …)` and
+// `app.route({ … })` are refused there.
+const routesFromTable = {
+  files: ['src/server/modules/**/*.{routes,module}.ts'],
+  ignores: [
+    // Registered as before until their upload routes' rework lands; their entries are in the table.
+    'src/server/modules/{songs,podcasts,ads}/*.routes.ts',
+    // Outside the table: /media (signed files, not /api) and the live socket (an upgrade).
+    'src/server/modules/media/media.routes.ts',
+    'src/server/modules/notifications/notifications-live.routes.ts',
+  ],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        // On the plugin's instance (app or scope in route files), not a service's get().
+        selector:
+          'CallExpression[callee.object.name=/^(app|scope|fastify|instance)$/][callee.property.name=/^(get|head|post|put|patch|delete|options|all|route)$/]',
+        message:
+          'register an API route from its route table entry: contractRoute(app, entry, { … })',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -85,6 +112,7 @@ export default tseslint.config(
     ],
   ),
   layer(['src/server/db/**'], [noWeb]),
+  routesFromTable,
   layer(
     ['src/server/modules/**'],
     [noWeb, siblingModuleInternals, noDrizzle],

@@ -1,4 +1,9 @@
-// The one way the web app talks to /api: same origin, cookies carry the session.
+/// <reference types="vite/client" />
+// The one way the web app talks to /api: same origin, cookies carry the session. An operation
+// is called by its entry in the route table, `api(entry, input)` (docs/decisions/0025).
+import type { z } from 'zod';
+import { authApi } from '@/contracts/api/auth.api.ts';
+import type { RouteDefinition } from '@/contracts/api/define-route.ts';
 import type { ErrorBody } from '@/contracts/auth.contract.ts';
 
 export class ApiError extends Error {
@@ -30,7 +35,9 @@ export interface RequestOptions {
 const BASE = '/api';
 
 // These endpoints answer 401 as part of their own meaning; refreshing would be wrong.
-const NO_REFRESH_PATHS = ['/auth/sign-in', '/auth/sign-up', '/auth/sign-out', '/auth/refresh'];
+const NO_REFRESH: ReadonlySet<string> = new Set(
+  [authApi.signIn, authApi.signUp, authApi.signOut, authApi.refresh].map((route) => route.path),
+);
 
 let onSignedOut: (() => void) | null = null;
 /** Called when a refresh fails: the session is gone. */
@@ -53,7 +60,7 @@ const REFRESH_LOCK = 'canto:auth-refresh';
 const REFRESHED_AT = 'canto:refreshed-at';
 
 function postRefresh(): Promise<boolean> {
-  return fetch(`${BASE}/auth/refresh`, {
+  return fetch(authApi.refresh.path, {
     method: 'POST',
     credentials: 'include',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
@@ -97,7 +104,7 @@ export function refreshSession(sentAt: number = Number.POSITIVE_INFINITY): Promi
   return refreshing;
 }
 
-async function send(method: Method, path: string, body: unknown, signal?: AbortSignal) {
+async function send(method: Method, url: string, body: unknown, signal?: AbortSignal) {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -106,7 +113,7 @@ async function send(method: Method, path: string, body: unknown, signal?: AbortS
     payload = JSON.stringify(body);
   }
   try {
-    return await fetch(`${BASE}${path}`, {
+    return await fetch(url, {
       method,
       headers,
       body: payload,
@@ -144,17 +151,19 @@ async function parse<T>(res: Response): Promise<T> {
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export async function request<T>(
+/** Sends once, and once more after a refresh when the session had expired (401). */
+async function exchange(
   method: Method,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+  url: string,
+  body: unknown,
+  options: RequestOptions,
+): Promise<Response> {
   const sentAt = Date.now();
-  let res = await send(method, path, body, options.signal);
-  if (res.status === 401 && !options.noRefresh && !NO_REFRESH_PATHS.includes(path)) {
+  const path = url.split('?')[0]!;
+  let res = await send(method, url, body, options.signal);
+  if (res.status === 401 && !options.noRefresh && !NO_REFRESH.has(path)) {
     if (await refreshSession(sentAt)) {
-      res = await send(method, path, body, options.signal);
+      res = await send(method, url, body, options.signal);
     } else {
       onSignedOut?.();
     }
@@ -164,10 +173,121 @@ export async function request<T>(
     if (error.code === 'insufficient_aal') onStepUpRequired?.();
     throw error;
   }
-  return parse<T>(res);
+  return res;
 }
 
-export const api = {
+export async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  return parse<T>(await exchange(method, `${BASE}${path}`, body, options));
+}
+
+/** An operation the web app calls: one that answers JSON (or nothing). */
+export type JsonRoute = RouteDefinition & { readonly produces?: undefined };
+
+type ParamsInput<R> = R extends { readonly params: infer P extends z.ZodType }
+  ? { params: z.input<P> }
+  : { params?: undefined };
+type QueryInput<R> = R extends { readonly query: infer Q extends z.ZodType }
+  ? object extends z.input<Q>
+    ? { query?: z.input<Q> }
+    : { query: z.input<Q> }
+  : { query?: undefined };
+type BodyInput<R> = R extends { readonly multipart: true }
+  ? { body: FormData }
+  : R extends { readonly body: infer B extends z.ZodType }
+    ? undefined extends z.input<B>
+      ? { body?: z.input<B> }
+      : { body: z.input<B> }
+    : { body?: undefined };
+
+/** What a call of `route` takes: its path params, query and body, as the table types them. */
+export type ApiInput<R extends JsonRoute> = ParamsInput<R> &
+  QueryInput<R> &
+  BodyInput<R> &
+  RequestOptions;
+
+/** What a call of `route` resolves to: its response schema's type, or nothing. */
+export type ApiAnswer<R extends JsonRoute> = R extends { readonly status: 204 }
+  ? void
+  : R extends { readonly response: infer S extends z.ZodType }
+    ? z.output<S>
+    : void;
+
+/**
+ * The URL of `route` with its path params filled in (encoded) and its query (undefined values
+ * left out), e.g. `/api/playlists/1c…/tracks?…`.
+ */
+export function routeUrl(
+  route: RouteDefinition,
+  input: { params?: unknown; query?: unknown } = {},
+): string {
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === '')
+      throw new Error(`${route.method} ${route.path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>))
+    if (value !== undefined) query.append(name, String(value));
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/**
+ * In development, an answer is checked against its entry as it arrives, so a server and a
+ * client that drifted apart fail at once and by name. The answer is returned as received
+ * either way: development behaves as production does.
+ */
+function checkAnswer(route: JsonRoute, status: number, data: unknown): void {
+  const expected = route.status ?? (route.response ? 200 : 204);
+  const problems: string[] = [];
+  if (status !== expected) problems.push(`status ${status}, not ${expected}`);
+  else if (route.response && status !== 204) {
+    const result = route.response.safeParse(data);
+    if (!result.success)
+      for (const issue of result.error.issues)
+        problems.push(`${issue.path.join('.') || 'the answer'}: ${issue.message}`);
+  }
+  if (problems.length > 0)
+    throw new Error(
+      `${route.method} ${route.path} answered outside its contract: ${problems.join('; ')}`,
+    );
+}
+
+async function callRoute<R extends JsonRoute>(
+  route: R,
+  input: Partial<ApiInput<R>> = {},
+): Promise<ApiAnswer<R>> {
+  const { signal, noRefresh } = input as RequestOptions;
+  const res = await exchange(
+    route.method,
+    routeUrl(route, input as { params?: unknown; query?: unknown }),
+    (input as { body?: unknown }).body,
+    { signal, noRefresh },
+  );
+  const data = await parse<ApiAnswer<R>>(res);
+  if (import.meta.env.DEV) checkAnswer(route, res.status, data);
+  return data;
+}
+
+/** `api(entry)` or `api(entry, input)` when the entry has params, a query or a body. */
+type CallRoute = <R extends JsonRoute>(
+  route: R,
+  ...input: object extends ApiInput<R> ? [input?: ApiInput<R>] : [input: ApiInput<R>]
+) => Promise<ApiAnswer<R>>;
+
+/**
+ * `api(playlistsApi.addTrack, { params: { id }, body: { song_id } })`: calls an operation of
+ * the route table, typed by its entry. `api.get(path)` and the other methods are the older
+ * path-and-type calls, which screens are leaving for it.
+ */
+export const api = Object.assign(callRoute as CallRoute, {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('POST', path, body, options),
@@ -177,4 +297,4 @@ export const api = {
     request<T>('PATCH', path, body, options),
   delete: <T>(path: string, options?: RequestOptions) =>
     request<T>('DELETE', path, undefined, options),
-};
+});

@@ -1,17 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  addTrackBody,
-  createPlaylistBody,
-  moveTrackBody,
-  myPlaylists,
-  playlistDetail,
-  playlistIdParams,
-  playlistOrder,
-  playlistSummary,
-  playlistTrackParams,
-  trackAdded,
-  updatePlaylistBody,
-} from '../../../contracts/playlists.contract.ts';
+import { playlistsApi } from '../../../contracts/api/playlists.api.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
 import type { PlaylistsService } from './playlists.service.ts';
 
@@ -20,97 +9,65 @@ import type { PlaylistsService } from './playlists.service.ts';
 export const playlistsRoutes =
   ({ playlists }: { playlists: PlaylistsService }): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/me/playlists',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['library'],
-          summary: "The caller's playlists, newest first, with track counts and covers",
-          response: { 200: myPlaylists },
-        },
+    contractRoute(app, playlistsApi.mine, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['library'],
+        summary: "The caller's playlists, newest first, with track counts and covers",
       },
-      async (request) => playlists.listOwn(requirePrincipal(request).userId),
-    );
+      handler: async (request) => playlists.listOwn(requirePrincipal(request).userId),
+    });
 
-    app.post(
-      '/playlists',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['library'],
-          summary: 'Create a playlist (public unless told otherwise); the caller owns it',
-          body: createPlaylistBody,
-          response: { 201: playlistSummary },
-        },
+    contractRoute(app, playlistsApi.create, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['library'],
+        summary: 'Create a playlist (public unless told otherwise); the caller owns it',
       },
-      async (request, reply) =>
+      handler: async (request, reply) =>
         reply
           .status(201)
           .send(await playlists.create(requirePrincipal(request).userId, request.body)),
-    );
+    });
 
-    app.get(
-      '/playlists/:id',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['library'],
-          summary:
-            "A playlist and its tracks by position (the owner's, or anyone's when public; else 404)",
-          params: playlistIdParams,
-          response: { 200: playlistDetail },
-        },
+    contractRoute(app, playlistsApi.get, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['library'],
+        summary:
+          "A playlist and its tracks by position (the owner's, or anyone's when public; else 404)",
       },
-      async (request) => playlists.get(requirePrincipal(request).userId, request.params.id),
-    );
+      handler: async (request) =>
+        playlists.get(requirePrincipal(request).userId, request.params.id),
+    });
 
-    app.patch(
-      '/playlists/:id',
-      {
-        config: { access: 'owner' },
-        schema: {
-          tags: ['library'],
-          summary: "Rename a playlist, change its description or whether it's public (owner)",
-          params: playlistIdParams,
-          body: updatePlaylistBody,
-          response: { 200: playlistSummary },
-        },
+    contractRoute(app, playlistsApi.update, {
+      config: { access: 'owner' },
+      schema: {
+        tags: ['library'],
+        summary: "Rename a playlist, change its description or whether it's public (owner)",
       },
-      async (request) =>
+      handler: async (request) =>
         playlists.update(requirePrincipal(request).userId, request.params.id, request.body),
-    );
+    });
 
-    app.delete(
-      '/playlists/:id',
-      {
-        config: { access: 'owner' },
-        schema: {
-          tags: ['library'],
-          summary: 'Delete a playlist and its tracks (owner)',
-          params: playlistIdParams,
-        },
-      },
-      async (request, reply) => {
+    contractRoute(app, playlistsApi.remove, {
+      config: { access: 'owner' },
+      schema: { tags: ['library'], summary: 'Delete a playlist and its tracks (owner)' },
+      handler: async (request, reply) => {
         await playlists.remove(requirePrincipal(request).userId, request.params.id);
         return reply.status(204).send();
       },
-    );
+    });
 
-    app.post(
-      '/playlists/:id/tracks',
-      {
-        config: { access: 'owner' },
-        schema: {
-          tags: ['library'],
-          summary:
-            'Add a song after the last track (owner; 409 when already there or the playlist is full)',
-          params: playlistIdParams,
-          body: addTrackBody,
-          response: { 201: trackAdded },
-        },
+    contractRoute(app, playlistsApi.addTrack, {
+      config: { access: 'owner' },
+      schema: {
+        tags: ['library'],
+        summary:
+          'Add a song after the last track (owner; 409 when already there or the playlist is full)',
       },
-      async (request, reply) =>
+      handler: async (request, reply) =>
         reply
           .status(201)
           .send(
@@ -120,40 +77,27 @@ export const playlistsRoutes =
               request.body.song_id,
             ),
           ),
-    );
+    });
 
-    app.patch(
-      '/playlists/:id/tracks/:songId',
-      {
-        config: { access: 'owner' },
-        schema: {
-          tags: ['library'],
-          summary: 'Move a track to an index of the current order (owner); answers the new order',
-          params: playlistTrackParams,
-          body: moveTrackBody,
-          response: { 200: playlistOrder },
-        },
+    contractRoute(app, playlistsApi.moveTrack, {
+      config: { access: 'owner' },
+      schema: {
+        tags: ['library'],
+        summary: 'Move a track to an index of the current order (owner); answers the new order',
       },
-      async (request) =>
+      handler: async (request) =>
         playlists.moveTrack(
           requirePrincipal(request).userId,
           request.params.id,
           request.params.songId,
           request.body.index,
         ),
-    );
+    });
 
-    app.delete(
-      '/playlists/:id/tracks/:songId',
-      {
-        config: { access: 'owner' },
-        schema: {
-          tags: ['library'],
-          summary: 'Remove a track from a playlist (owner; idempotent)',
-          params: playlistTrackParams,
-        },
-      },
-      async (request, reply) => {
+    contractRoute(app, playlistsApi.removeTrack, {
+      config: { access: 'owner' },
+      schema: { tags: ['library'], summary: 'Remove a track from a playlist (owner; idempotent)' },
+      handler: async (request, reply) => {
         await playlists.removeTrack(
           requirePrincipal(request).userId,
           request.params.id,
@@ -161,5 +105,5 @@ export const playlistsRoutes =
         );
         return reply.status(204).send();
       },
-    );
+    });
   };

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
+import { NOTIFICATIONS_LIVE_PATH } from '../../../contracts/notifications.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { accessTokenOf, requirePrincipal } from '../../http/access-policy.ts';
+import { pathUnder } from '../../http/contract-route.ts';
 import type { LiveSocket } from '../../events/live-connections.ts';
 import { originAllowed } from '../../events/live-origin.ts';
 import type { LiveNotifications } from './notifications-live.ts';
@@ -22,8 +24,10 @@ export const notificationsLiveRoutes =
     origins: ReadonlySet<string>;
   }): FastifyPluginAsyncZod =>
   async (app) => {
+    // Not in the route table: an upgrade to a socket, not a request and its answer; the path is
+    // the contract's, which the web app connects to.
     app.get(
-      '/me/notifications/live',
+      pathUnder(app, NOTIFICATIONS_LIVE_PATH),
       {
         websocket: true,
         config: { access: 'signed-in' },

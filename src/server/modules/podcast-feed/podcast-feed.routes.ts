@@ -1,9 +1,10 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { episodeIdParams, podcastIdParams } from '../../../contracts/podcasts.contract.ts';
+import { podcastFeedApi } from '../../../contracts/api/podcast-feed.api.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { noneMatch } from '../../http/byte-ranges.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import { bodyLengthHeaders, sendFileBody } from '../../http/send-file-body.ts';
 import type { PodcastFeedService } from './podcast-feed.service.ts';
 
@@ -33,38 +34,30 @@ const header = (request: FastifyRequest, name: string) => {
 export const podcastFeedRoutes =
   ({ feeds }: { feeds: PodcastFeedService }): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/podcasts/:id/feed.xml',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['podcasts'],
-          summary:
-            "The show's RSS 2.0 feed (itunes and podcast namespaces), public; ETag and If-None-Match",
-          params: podcastIdParams,
-        },
+    contractRoute(app, podcastFeedApi.feed, {
+      config: { access: 'public' },
+      schema: {
+        tags: ['podcasts'],
+        summary:
+          "The show's RSS 2.0 feed (itunes and podcast namespaces), public; ETag and If-None-Match",
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const feed = await feeds.feed(request.params.id);
         reply.headers({ ...OPEN, etag: feed.etag, 'cache-control': FEED_CACHE });
         if (noneMatch(header(request, 'if-none-match'), feed.etag)) return reply.code(304).send();
         return reply.type('application/rss+xml; charset=utf-8').send(feed.xml);
       },
-    );
+    });
 
-    app.get(
-      '/podcasts/:id/artwork.jpg',
-      {
-        // An image: its own headers, as media has (helmet's are for documents).
-        config: { access: 'public', securityHeaders: false },
-        schema: {
-          tags: ['podcasts'],
-          summary:
-            "The show's cover as a square 1400 px JPEG (the feed's itunes:image, as Apple's directory wants it), public; ETag and If-None-Match",
-          params: podcastIdParams,
-        },
+    contractRoute(app, podcastFeedApi.artwork, {
+      // An image: its own headers, as media has (helmet's are for documents).
+      config: { access: 'public', securityHeaders: false },
+      schema: {
+        tags: ['podcasts'],
+        summary:
+          "The show's cover as a square 1400 px JPEG (the feed's itunes:image, as Apple's directory wants it), public; ETag and If-None-Match",
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         const artwork = await feeds.artwork(request.params.id);
         reply.headers({
           ...OPEN,
@@ -76,18 +69,16 @@ export const podcastFeedRoutes =
           return reply.code(304).send();
         return reply.type('image/jpeg').send(await artwork.render());
       },
-    );
+    });
 
-    app.route({
-      method: ['GET', 'HEAD'],
-      url: '/episodes/:id/audio',
+    // GET and HEAD (the entry's `head`), both answered here.
+    contractRoute(app, podcastFeedApi.episodeAudio, {
       // Media sets its own headers; helmet's are for documents (as on /media).
       config: { access: 'public', securityHeaders: false },
       schema: {
         tags: ['podcasts'],
         summary:
           "An episode's original audio at its stable public URL (the feed's enclosure): Range, HEAD; a GET from byte 0 counts a download",
-        params: episodeIdParams,
       },
       handler: async (request, reply) => {
         const answer = await feeds.episodeAudio(request.params.id, {

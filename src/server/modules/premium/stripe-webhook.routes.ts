@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { webhookReceived } from '../../../contracts/premium.contract.ts';
+import { premiumApi } from '../../../contracts/api/premium.api.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import type { StripeWebhooks } from './stripe-webhooks.service.ts';
 
 /**
@@ -14,21 +15,17 @@ export const stripeWebhookRoutes =
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    app.post(
-      '/payments/stripe/webhook',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['premium'],
-          summary:
-            'Stripe webhook (PAYMENTS=stripe; 404 otherwise): signature-verified, each event applied once',
-          response: { 200: webhookReceived },
-        },
+    contractRoute(app, premiumApi.stripeWebhook, {
+      config: { access: 'public' },
+      schema: {
+        tags: ['premium'],
+        summary:
+          'Stripe webhook (PAYMENTS=stripe; 404 otherwise): signature-verified, each event applied once',
       },
-      async (request) =>
+      handler: async (request) =>
         webhooks.receive(
           Buffer.isBuffer(request.body) ? request.body : undefined,
           request.headers['stripe-signature'],
         ),
-    );
+    });
   };

@@ -1,15 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  AVATAR_FIELD,
-  pageQuery,
-  profileDto,
-  profileParams,
-  profileSongs,
-  updateProfileBody,
-} from '../../../contracts/social.contract.ts';
+import { socialApi } from '../../../contracts/api/social.api.ts';
+import { AVATAR_FIELD } from '../../../contracts/social.contract.ts';
 import { profileLimits } from '../../../core/validation/profile.rules.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import { multipartDoc, partsOf, type MultipartLimits } from '../../http/multipart-parts.ts';
 import type { ProfilesService } from './profiles.service.ts';
 
@@ -29,90 +24,63 @@ const avatarLimits: MultipartLimits = {
 export const profilesRoutes =
   ({ profiles }: { profiles: ProfilesService }): FastifyPluginAsyncZod =>
   async (app) => {
-    app.get(
-      '/profiles/:userId',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['social'],
-          summary: "A user's profile with follower, following and song counts (404 if none)",
-          params: profileParams,
-          response: { 200: profileDto },
-        },
+    contractRoute(app, socialApi.profile, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['social'],
+        summary: "A user's profile with follower, following and song counts (404 if none)",
       },
-      async (request) => {
+      handler: async (request) => {
         const { userId } = requirePrincipal(request);
         return profiles.get(userId, request.params.userId);
       },
-    );
+    });
 
-    app.get(
-      '/profiles/:userId/songs',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['social'],
-          summary: 'The songs a user uploaded, newest first, a page at a time',
-          params: profileParams,
-          querystring: pageQuery,
-          response: { 200: profileSongs },
-        },
+    contractRoute(app, socialApi.profileSongs, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['social'],
+        summary: 'The songs a user uploaded, newest first, a page at a time',
       },
-      async (request) => profiles.songs(request.params.userId, request.query),
-    );
+      handler: async (request) => profiles.songs(request.params.userId, request.query),
+    });
 
-    app.get(
-      '/me/profile',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['social'],
-          summary: "The caller's own profile",
-          response: { 200: profileDto },
-        },
-      },
-      async (request) => {
+    contractRoute(app, socialApi.myProfile, {
+      config: { access: 'signed-in' },
+      schema: { tags: ['social'], summary: "The caller's own profile" },
+      handler: async (request) => {
         const { userId } = requirePrincipal(request);
         return profiles.get(userId, userId);
       },
-    );
+    });
 
-    app.patch(
-      '/me/profile',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['social'],
-          summary: "Edit the caller's display name and bio (trimmed; blank clears)",
-          body: updateProfileBody,
-          response: { 200: profileDto },
-        },
+    contractRoute(app, socialApi.updateProfile, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['social'],
+        summary: "Edit the caller's display name and bio (trimmed; blank clears)",
       },
-      async (request) => profiles.update(requirePrincipal(request).userId, request.body),
-    );
+      handler: async (request) => profiles.update(requirePrincipal(request).userId, request.body),
+    });
 
     // Its own scope: only this route parses multipart bodies.
     await app.register(async (scope) => {
       await scope.register(multipart, { limits: avatarLimits, throwFileSizeLimit: true });
-      scope.put(
-        '/me/profile/avatar',
-        {
-          config: { access: 'signed-in' },
-          schema: {
-            tags: ['social'],
-            summary: "Replace the caller's avatar (an image ≤ 5 MB; stored re-encoded as WebP)",
-            ...multipartDoc({
-              [AVATAR_FIELD]: {
-                file: true,
-                required: true,
-                description: 'avatar image ≤ 5 MB (JPEG, PNG, WebP, GIF, AVIF)',
-              },
-            }),
-            response: { 200: profileDto },
-          },
+      contractRoute(scope, socialApi.replaceAvatar, {
+        config: { access: 'signed-in' },
+        schema: {
+          tags: ['social'],
+          summary: "Replace the caller's avatar (an image ≤ 5 MB; stored re-encoded as WebP)",
+          ...multipartDoc({
+            [AVATAR_FIELD]: {
+              file: true,
+              required: true,
+              description: 'avatar image ≤ 5 MB (JPEG, PNG, WebP, GIF, AVIF)',
+            },
+          }),
         },
-        async (request) =>
+        handler: async (request) =>
           profiles.replaceAvatar(requirePrincipal(request).userId, partsOf(request, avatarLimits)),
-      );
+      });
     });
   };

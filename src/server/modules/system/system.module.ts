@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { systemApi } from '../../../contracts/api/system.api.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import type { FeatureModule } from '../../module-context.ts';
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/api/health',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['system'], response: { 200: z.object({ status: z.literal('ok') }) } },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
+  contractRoute(app, systemApi.health, {
+    config: { access: 'public' },
+    schema: { tags: ['system'] },
+    handler: async () => ({ status: 'ok' as const }),
+  });
 };
 
 /** `GET /api/health` answers once the app can serve (product.md §10). */
