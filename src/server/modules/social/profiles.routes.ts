@@ -1,30 +1,15 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AVATAR_FIELD,
   pageQuery,
   profileDto,
   profileParams,
   profileSongs,
   updateProfileBody,
 } from '../../../contracts/social.contract.ts';
-import { profileLimits } from '../../../core/validation/profile.rules.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
-import { multipartDoc, partsOf, type MultipartLimits } from '../../http/multipart-parts.ts';
+import { acceptUploads, withUpload } from '../../media/upload-form.ts';
+import { avatarForm } from './profiles.forms.ts';
 import type { ProfilesService } from './profiles.service.ts';
-
-// The parser's ceilings; the service enforces the avatar's limit while reading (+1 byte so it
-// sees the byte that breaks it). Two files, so a stray one reaches the service and is
-// refused by name instead of being dropped by the parser.
-const avatarLimits: MultipartLimits = {
-  fileSize: profileLimits.avatarMaxBytes + 1,
-  files: 2,
-  fields: 2,
-  parts: 4,
-  fieldSize: 1024,
-  fieldNameSize: 64,
-  headerPairs: 20,
-};
 
 export const profilesRoutes =
   ({ profiles }: { profiles: ProfilesService }): FastifyPluginAsyncZod =>
@@ -93,7 +78,7 @@ export const profilesRoutes =
 
     // Its own scope: only this route parses multipart bodies.
     await app.register(async (scope) => {
-      await scope.register(multipart, { limits: avatarLimits, throwFileSizeLimit: true });
+      await acceptUploads(scope, avatarForm);
       scope.put(
         '/me/profile/avatar',
         {
@@ -101,18 +86,14 @@ export const profilesRoutes =
           schema: {
             tags: ['social'],
             summary: "Replace the caller's avatar (an image ≤ 5 MB; stored re-encoded as WebP)",
-            ...multipartDoc({
-              [AVATAR_FIELD]: {
-                file: true,
-                required: true,
-                description: 'avatar image ≤ 5 MB (JPEG, PNG, WebP, GIF, AVIF)',
-              },
-            }),
+            ...avatarForm.doc,
             response: { 200: profileDto },
           },
         },
         async (request) =>
-          profiles.replaceAvatar(requirePrincipal(request).userId, partsOf(request, avatarLimits)),
+          withUpload(request, avatarForm, {}, (upload) =>
+            profiles.replaceAvatar(requirePrincipal(request).userId, upload),
+          ),
       );
     });
   };

@@ -2,20 +2,33 @@ import { notificationNotices } from '../../../core/validation/notification.rules
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { withAdmission } from './search-admission.ts';
 import { withSearchCache } from './search-cache.ts';
-import { createSongsRepository, type SongsRepository } from './songs.repository.ts';
+import {
+  createSongMediaRepository,
+  createSongsRepository,
+  type SongsRepository,
+} from './songs.repository.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { songsRoutes } from './songs.routes.ts';
-import { createSongMediaRepository } from './song-media.repository.ts';
-import { createSongMediaJob, enqueueSongMedia, SONG_MEDIA_JOB } from './song-media.job.ts';
 import { createSongsService } from './songs.service.ts';
+import type { Db } from '../../db/client.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { enqueueMediaJob, type MediaJobKind } from '../../media/media-job.ts';
 
-/** A song's media job, for songs written outside this module (the demo seed). */
-export { enqueueSongMedia } from './song-media.job.ts';
+/**
+ * A song's media job: songs' originals and outputs live in the music bucket (ADR 0014); the
+ * migration that added it enqueues it by this name too.
+ */
+const SONG_MEDIA: MediaJobKind = {
+  name: 'songs.media',
+  idField: 'songId',
+  bucket: 'music',
+  label: 'song',
+};
 
 /** What other modules may ask of the catalogue. */
 export type SongsModule = FeatureModule & {
@@ -64,7 +77,7 @@ export function createSongsModule(
     media: mediaModule,
     notifications,
   }: {
-    media: Pick<MediaModule, 'publicUrl'>;
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
   },
 ): SongsModule {
@@ -72,18 +85,7 @@ export function createSongsModule(
   const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
   const crash = crashPoint(ctx.env.testCrashAt);
-  const mediaJob = createSongMediaJob({
-    rows: media,
-    storage: ctx.storage,
-    ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
-    log: ctx.log,
-    crash,
-  });
-  ctx.jobs.register(SONG_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
-    onDead: mediaJob.onDead,
-  });
+  const enqueueMedia = mediaModule.registerJob(SONG_MEDIA, media, crash);
   const songs = createSongsService({
     songs: readsForSearch(createSongsRepository(ctx.database.db), {
       ttlMs: ctx.env.searchCacheSeconds * 1000,
@@ -98,7 +100,6 @@ export function createSongsModule(
       log: ctx.log,
       clock: ctx.clock,
     }),
-    tempDir: uploadTempDir(ctx.env),
     ffmpeg,
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
@@ -106,7 +107,7 @@ export function createSongsModule(
     publicUrl: mediaModule.publicUrl,
     crash,
     media,
-    enqueueMedia: (songId, tx) => enqueueSongMedia(ctx.jobs, songId, tx),
+    enqueueMedia,
     announceRelease: (artistId, { artist, title }, tx) =>
       notifications.notifyFollowers(
         artistId,
@@ -114,10 +115,14 @@ export function createSongsModule(
         tx,
       ),
   });
-  const routes = songsRoutes({ songs, clock: ctx.clock });
+  const routes = songsRoutes({ songs, clock: ctx.clock, tempDir: mediaModule.tempDir });
   return {
     name: 'songs',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
     songsByIds: (ids) => songs.byIds(ids),
   };
 }
+
+/** A song's media job, for songs written outside this module (the demo seed). */
+export const enqueueSongMedia = (jobs: JobQueue, songId: string, tx?: Db) =>
+  enqueueMediaJob(jobs, SONG_MEDIA, songId, tx);

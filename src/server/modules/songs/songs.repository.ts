@@ -3,8 +3,10 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { podcasts, profiles, songRenditions, songs } from '../../db/schema/index.ts';
 import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
+import { createMediaRows } from '../../media/media-rows.repository.ts';
 
 export type SongRow = typeof songs.$inferSelect;
+export type RenditionRow = typeof songRenditions.$inferSelect;
 export type PodcastRow = typeof podcasts.$inferSelect;
 export type NewSong = Pick<
   typeof songs.$inferInsert,
@@ -667,3 +669,13 @@ export function createSongsRepository(db: Db) {
   };
   return repository;
 }
+
+/** A song's media rows (docs/decisions/0014): its renditions, loudness, waveform and status. */
+export const createSongMediaRepository = (db: Db) =>
+  createMediaRows(db, {
+    table: songs,
+    original: songs.fileKey,
+    renditions: songRenditions,
+    owner: 'songId',
+  });
+export type SongMediaRepository = ReturnType<typeof createSongMediaRepository>;

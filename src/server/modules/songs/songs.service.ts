@@ -1,7 +1,4 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { PodcastDto, SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
@@ -10,15 +7,18 @@ import {
   defaultSongTitle,
   genreFilterValue,
   listSizes,
-  songGenreRule,
   songLimits,
-  songMessages,
-  songTitleRule,
   type SearchSort,
   type SearchType,
 } from '../../../core/validation/song.rules.ts';
-import type { PodcastRow, SongRow, SongsRepository, Tx } from './songs.repository.ts';
-import type { RenditionRow, SongMediaRepository } from './song-media.repository.ts';
+import type {
+  PodcastRow,
+  RenditionRow,
+  SongMediaRepository,
+  SongRow,
+  SongsRepository,
+  Tx,
+} from './songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
@@ -27,32 +27,17 @@ import type {
   CatalogueProvider,
   ExternalTrack,
 } from '../../providers/catalogue/catalogue-provider.ts';
-import {
-  probeAudio,
-  processCover,
-  receiveAudio,
-  receiveCover,
-  type AudioIntakeRules,
-  type ReceivedAudio,
-} from '../../media/media-intake.ts';
+import { probeAudio, processImage } from '../../media/media-intake.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
+import type { songCoverForm, songUploadForm } from './songs.forms.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-
-/** A song's audio: the form's `file` field and spec §5/§8's song messages. */
-const SONG_AUDIO: AudioIntakeRules = {
-  field: 'file',
-  maxBytes: songLimits.audioMaxBytes,
-  messages: { tooLarge: songMessages.audioTooLarge, invalid: songMessages.audioInvalid },
-};
 
 export type SongsServiceDeps = {
   songs: SongsRepository;
   storage: Storage;
   catalogue: CatalogueProvider;
-  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
-  tempDir: string;
   /** Measures uploaded audio by decoding it. */
   ffmpeg: Ffmpeg;
   log: Log;
@@ -141,23 +126,6 @@ function toPodcastDto(row: PodcastRow, publicUrl: MediaUrls): PodcastDto {
   };
 }
 
-const validation = (message: string, field: string) =>
-  new AppError(ErrorCode.validation, message, { field });
-
-function parseField(
-  rule: typeof songTitleRule,
-  value: string,
-  truncated: boolean,
-  message: string,
-  field: string,
-) {
-  // A value the parser cut at its field-size limit is longer than any limit we have.
-  if (truncated) throw validation(message, field);
-  const r = rule.safeParse(value);
-  if (!r.success) throw validation(r.error.issues[0]?.message ?? message, field);
-  return r.data;
-}
-
 export function createSongsService(deps: SongsServiceDeps) {
   const { songs, storage, catalogue, log } = deps;
   /** Rows as DTOs with their renditions: one query for a whole list. */
@@ -183,8 +151,6 @@ export function createSongsService(deps: SongsServiceDeps) {
     return dtos;
   };
   const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
-  let tempReady: Promise<unknown> | undefined;
-
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   async function storeCover(image: Buffer): Promise<string> {
@@ -211,57 +177,22 @@ export function createSongsService(deps: SongsServiceDeps) {
 
   return {
     /**
-     * Spec §5 upload, all or nothing (product.md §3): fields are checked as they arrive, the
-     * audio is streamed to a temp file (counted and sniffed), parsed, then stored with a
-     * server-made key; the cover is decoded and re-encoded. Any failure deletes what was
-     * stored; the temp file always goes.
+     * Spec §5 upload, all or nothing (product.md §3): the form (songs.forms.ts) checks its
+     * fields as they arrive and streams the audio to a temp file (counted and sniffed); here
+     * it is parsed, then stored with a server-made key; the cover is decoded and re-encoded.
+     * Any failure deletes what was stored; the route removes the temp file.
      */
-    async upload(artistId: string, parts: AsyncIterable<IncomingPart>): Promise<SongDto> {
-      await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
-      const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
-      let audio: (ReceivedAudio & { filename: string }) | null = null;
-      let coverInput: Buffer | null = null;
-      let title: string | undefined;
-      let genre: string | undefined;
+    async upload(
+      artistId: string,
+      upload: IncomingUpload<typeof songUploadForm>,
+    ): Promise<SongDto> {
+      const { fields, files } = await upload.read();
+      const audio = files.file;
       const stored: Array<[Bucket, string]> = [];
       try {
-        for await (const part of parts) {
-          if (part.kind === 'field') {
-            if (part.name === 'title')
-              title = parseField(
-                songTitleRule,
-                part.value,
-                part.truncated,
-                songMessages.titleTooLong,
-                'title',
-              );
-            else if (part.name === 'genre')
-              genre = parseField(
-                songGenreRule,
-                part.value,
-                part.truncated,
-                songMessages.genreTooLong,
-                'genre',
-              );
-            continue;
-          }
-          if (part.name === 'file' && !audio) {
-            const received = await receiveAudio(part.stream, tempPath, part.truncated, SONG_AUDIO);
-            if (received) audio = { ...received, filename: part.filename };
-          } else if (part.name === 'cover' && !coverInput) {
-            coverInput = await receiveCover(part.stream, part.truncated);
-          } else {
-            part.stream.resume();
-            throw validation(
-              `Unexpected file field "${part.name.slice(0, 50)}"`,
-              part.name.slice(0, 50),
-            );
-          }
-        }
-        if (!audio) throw validation(songMessages.fileRequired, 'file');
         deps.crash?.('upload:received');
-        const facts = await probeAudio(audio, deps.ffmpeg, log, SONG_AUDIO);
-        const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
+        const facts = await probeAudio(audio, deps.ffmpeg, log);
+        const cover = files.cover ? await processImage(files.cover) : null;
         const artist = await songs.displayNameOf(artistId);
 
         const fileKey = newKey(facts.extension);
@@ -275,8 +206,8 @@ export function createSongsService(deps: SongsServiceDeps) {
         if (coverKey) stored.push(['cover-art', coverKey]);
         deps.crash?.('upload:cover-stored');
 
-        const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
-        const songGenre = genre || defaultSongGenre(facts.tagGenre);
+        const songTitle = fields.title || defaultSongTitle(facts.tagTitle, audio.filename);
+        const songGenre = fields.genre || defaultSongGenre(facts.tagGenre);
         // The job and the followers' new_release notices commit with the row: no song without
         // its job, no notice of a song that is not there.
         const row = await songs.insertWith(
@@ -303,8 +234,6 @@ export function createSongsService(deps: SongsServiceDeps) {
       } catch (error) {
         await discard(stored);
         throw error;
-      } finally {
-        await fsp.rm(tempPath, { force: true });
       }
     },
 
@@ -344,23 +273,11 @@ export function createSongsService(deps: SongsServiceDeps) {
     async replaceCover(
       userId: string,
       id: string,
-      parts: AsyncIterable<IncomingPart>,
+      upload: IncomingUpload<typeof songCoverForm>,
     ): Promise<SongDto> {
       await ownedSong(userId, id);
-      let input: Buffer | null = null;
-      for await (const part of parts) {
-        if (part.kind !== 'file') continue;
-        if (part.name !== 'cover' || input) {
-          part.stream.resume();
-          throw validation(
-            `Unexpected file field "${part.name.slice(0, 50)}"`,
-            part.name.slice(0, 50),
-          );
-        }
-        input = await receiveCover(part.stream, part.truncated);
-      }
-      if (!input) throw validation('Please select a cover image to upload', 'cover');
-      const image = await processCover(input);
+      const { files } = await upload.read();
+      const image = await processImage(files.cover);
       const key = await storeCover(image);
       let result;
       try {
