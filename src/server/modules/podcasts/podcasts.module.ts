@@ -1,5 +1,6 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
+import type { PodcastDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
@@ -26,6 +27,12 @@ export const enqueueEpisodeMedia = (jobs: JobQueue, episodeId: string, tx?: Db) 
 /** A show's public feed URL and its podcast:guid (the feed module and the demo seed). */
 export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 
+/** What other modules may ask of podcasts. */
+export type PodcastsModule = FeatureModule & {
+  /** Spec §7: shows whose title or description contains `query`, best match first. */
+  searchShows(query: string, limit: number): Promise<PodcastDto[]>;
+};
+
 /**
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
  * songs) and listening progress (issue 10 §4–5; docs/decisions/0018), under /api.
@@ -39,7 +46,7 @@ export function createPodcastsModule(
     media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
   },
-): FeatureModule {
+): PodcastsModule {
   const db = ctx.database.db;
   const media = createEpisodeMediaRepository(db);
   const shows = createPodcastsRepository(db);
@@ -82,5 +89,6 @@ export function createPodcastsModule(
   return {
     name: 'podcasts',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    searchShows: podcasts.search,
   };
 }

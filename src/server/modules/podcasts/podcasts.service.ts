@@ -5,6 +5,7 @@ import {
   type PodcastFields,
   type PodcastShowDto,
 } from '../../../contracts/podcasts.contract.ts';
+import type { PodcastDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   PODCAST_CATEGORIES,
@@ -89,6 +90,18 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
   return {
     async all(): Promise<PodcastShowDto[]> {
       return (await shows.all()).map(toShowDto);
+    },
+
+    /** Spec §7 search of type podcasts: shows whose title or description contains `query`. */
+    async search(query: string, limit: number): Promise<PodcastDto[]> {
+      return (await shows.search(query, limit)).map((row) => ({
+        id: row.id,
+        creator_id: row.creatorId,
+        title: row.title,
+        description: row.description,
+        cover_art_url: deps.mediaUrl(row.coverArtUrl),
+        created_at: row.createdAt.toISOString(),
+      }));
     },
 
     async mine(creatorId: string): Promise<PodcastShowDto[]> {

@@ -5,14 +5,12 @@ import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
-import { withAdmission } from './search-admission.ts';
-import { withSearchCache } from './search-cache.ts';
+import { catalogueWrites, type CatalogueWriteListener } from './catalogue-writes.ts';
 import {
   createSongMediaRepository,
   createSongsRepository,
-  type SongsRepository,
+  type SongRow,
 } from './songs.repository.ts';
-import type { Clock } from '../../../core/clock.ts';
 import { songsRoutes } from './songs.routes.ts';
 import { createSongsService } from './songs.service.ts';
 import type { Db } from '../../db/client.ts';
@@ -30,46 +28,25 @@ const SONG_MEDIA: MediaJobKind = {
   label: 'song',
 };
 
+/** A song's row as stored: what other modules that read songs' tables hand back (search). */
+export type { SongRow } from './songs.repository.ts';
+
 /** What other modules may ask of the catalogue. */
 export type SongsModule = FeatureModule & {
   /** Songs as the API sends them (signed media URLs), in the order of `ids`; missing ones left out. */
   songsByIds(ids: string[]): Promise<SongDto[]>;
+  /** Rows read from songs' tables (search) as the API sends them, in their order. */
+  songDtos(rows: SongRow[]): Promise<SongDto[]>;
+  /** The external catalogue's tracks for `query` as songs (never stored; spec §7). */
+  externalSongs(query: string, now: Date): Promise<SongDto[]>;
+  /** Hears of every write to songs, before it starts and once it has ended (ADR 0011). */
+  onCatalogueWrite(listener: CatalogueWriteListener): void;
 };
 
 /**
- * The songs repository as the service reads it (ADR 0011): search answers cached, and
- * admission under the cache, so that a cached answer never waits for a place.
- */
-export function readsForSearch(
-  repository: SongsRepository,
-  options: { ttlMs: number; limit: number; clock: Clock },
-): SongsRepository {
-  return withSearchCache(
-    withAdmission(repository, { limit: options.limit, methods: ['searchForgivingTypos'] }),
-    {
-      ttlMs: options.ttlMs,
-      maxEntries: 1000,
-      clock: options.clock,
-      // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
-      cached: ['searchForgivingTypos'],
-      reads: [
-        'search',
-        'correctTypos',
-        'findById',
-        'findByIds',
-        'displayNameOf',
-        'newest',
-        'mostPlayed',
-        'byGenre',
-        'searchPodcasts',
-      ],
-    },
-  );
-}
-
-/**
- * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
- * each song's media job (renditions, loudness, waveform: docs/decisions/0014).
+ * The catalogue: upload, edit, delete, home, browse (spec §2, §5), under /api; and each
+ * song's media job (renditions, loudness, waveform: docs/decisions/0014). Search is its own
+ * module, which reads songs' tables and hears of their writes here.
  */
 export function createSongsModule(
   ctx: ModuleContext,
@@ -86,12 +63,10 @@ export function createSongsModule(
   const media = createSongMediaRepository(ctx.database.db);
   const crash = crashPoint(ctx.env.testCrashAt);
   const enqueueMedia = mediaModule.registerJob(SONG_MEDIA, media, crash);
+  const writes = catalogueWrites();
+  const repository = createSongsRepository(ctx.database.db);
   const songs = createSongsService({
-    songs: readsForSearch(createSongsRepository(ctx.database.db), {
-      ttlMs: ctx.env.searchCacheSeconds * 1000,
-      limit: ctx.env.searchConcurrency,
-      clock: ctx.clock,
-    }),
+    songs: { ...repository.reads, ...writes.announcing(repository.writes) },
     storage: ctx.storage,
     catalogue: createItunesProvider({
       baseUrl: ctx.env.catalogueUrl,
@@ -120,6 +95,9 @@ export function createSongsModule(
     name: 'songs',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
     songsByIds: (ids) => songs.byIds(ids),
+    songDtos: songs.dtos,
+    externalSongs: songs.external,
+    onCatalogueWrite: writes.listen,
   };
 }
 

@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   browseResponse,
   homeResponse,
-  searchQuery,
-  searchResponse,
   songDto,
   songEditBody,
   songIdParams,
@@ -172,19 +170,5 @@ export const songsRoutes =
         await songs.remove(requirePrincipal(request).userId, request.params.id);
         return reply.status(204).send();
       },
-    );
-
-    app.get(
-      '/search',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['songs'],
-          summary: 'Search songs (title, genre or artist; typos forgiven) or podcasts; limit 20',
-          querystring: searchQuery,
-          response: { 200: searchResponse },
-        },
-      },
-      async (request) => songs.search(request.query, clock.now()),
     );
   };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import type { PodcastDto, SongDto } from '../../../contracts/songs.contract.ts';
+import type { SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   defaultSongGenre,
@@ -8,11 +8,8 @@ import {
   genreFilterValue,
   listSizes,
   songLimits,
-  type SearchSort,
-  type SearchType,
 } from '../../../core/validation/song.rules.ts';
 import type {
-  PodcastRow,
   RenditionRow,
   SongMediaRepository,
   SongRow,
@@ -115,17 +112,6 @@ export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
   };
 }
 
-function toPodcastDto(row: PodcastRow, publicUrl: MediaUrls): PodcastDto {
-  return {
-    id: row.id,
-    creator_id: row.creatorId,
-    title: row.title,
-    description: row.description,
-    cover_art_url: publicUrl(row.coverArtUrl),
-    created_at: row.createdAt.toISOString(),
-  };
-}
-
 export function createSongsService(deps: SongsServiceDeps) {
   const { songs, storage, catalogue, log } = deps;
   /** Rows as DTOs with their renditions: one query for a whole list. */
@@ -137,20 +123,11 @@ export function createSongsService(deps: SongsServiceDeps) {
     return rows.map((row) => toSongDto(row, deps.publicUrl, bySong.get(row.id)));
   };
   const songDto = async (row: SongRow): Promise<SongDto> => (await songDtos([row]))[0]!;
-  // While the search cache keeps an answer it hands back the same array, so its DTOs are
-  // built once: a repeated search costs no renditions query and no signing. They are as old
-  // as the rows (at most SEARCH_CACHE_SECONDS ≤ 1 h), and signed URLs stay valid ≥ 6 h.
-  const searchDtoMemo = new WeakMap<SongRow[], Promise<SongDto[]>>();
-  const searchDtos = (rows: SongRow[]): Promise<SongDto[]> => {
-    let dtos = searchDtoMemo.get(rows);
-    if (!dtos) {
-      dtos = songDtos(rows);
-      searchDtoMemo.set(rows, dtos);
-      dtos.catch(() => searchDtoMemo.delete(rows));
-    }
-    return dtos;
-  };
-  const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
+  /** The external catalogue's tracks for `query`, as songs: never stored (spec §7). */
+  const external = async (query: string, now: Date): Promise<SongDto[]> =>
+    (await catalogue.searchTracks(query, listSizes.externalFallback)).map((t) =>
+      externalToSongDto(t, now),
+    );
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   async function storeCover(image: Buffer): Promise<string> {
@@ -176,6 +153,11 @@ export function createSongsService(deps: SongsServiceDeps) {
   }
 
   return {
+    /** Rows as DTOs (signed URLs, renditions): for rows other modules read (search). */
+    dtos: songDtos,
+
+    external,
+
     /**
      * Spec §5 upload, all or nothing (product.md §3): the form (songs.forms.ts) checks its
      * fields as they arrive and streams the audio to a temp file (counted and sniffed); here
@@ -341,9 +323,7 @@ export function createSongsService(deps: SongsServiceDeps) {
           external: false,
         };
       }
-      const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
-        (t) => externalToSongDto(t, now),
-      );
+      const tracks = await external('popular', now);
       // The catalogue's own order is its popularity: the first six are "popular", the next "recent".
       return {
         recent: tracks.slice(n, 2 * n),
@@ -363,38 +343,6 @@ export function createSongsService(deps: SongsServiceDeps) {
       const rows =
         genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
       return songDtos(rows);
-    },
-
-    /**
-     * Spec §7 search. Blank → nothing (the client clears). Songs match on title, genre or
-     * artist name; when none contains the query, a typo-tolerant pass runs, and only when it
-     * finds none either do songs fall back to the external catalogue (type track, limit 20,
-     * asked with the query as typed); its tracks are returned, not stored.
-     */
-    async search(
-      input: { q: string; type: SearchType; genre?: string; sort: SearchSort; limit: number },
-      now: Date,
-    ): Promise<{ songs: SongDto[]; podcasts: PodcastDto[]; external: boolean }> {
-      const q = input.q.trim();
-      if (!q) return { songs: [], podcasts: [], external: false };
-      if (input.type === 'podcasts') {
-        const rows = await songs.searchPodcasts(q, input.limit);
-        return { songs: [], podcasts: rows.map(podcastDto), external: false };
-      }
-      // Nothing contains the query: its misspelt words corrected, if any (ADR 0011).
-      const rows = await songs.searchForgivingTypos({
-        query: q,
-        genre: genreFilterValue(input.genre),
-        sort: input.sort,
-        limit: input.limit,
-      });
-      if (rows.length > 0) return { songs: await searchDtos(rows), podcasts: [], external: false };
-      const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
-      return {
-        songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),
-        podcasts: [],
-        external: tracks.length > 0,
-      };
     },
   };
 }
