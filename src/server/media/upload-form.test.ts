@@ -130,7 +130,7 @@ describe('upload forms', () => {
   });
 
   it('documents the form from its declaration: text from the schema, files, what is required', () => {
-    expect(strict.doc.multipartBody).toEqual({
+    expect(strict.doc.multipartBody()).toEqual({
       type: 'object',
       required: ['audio', 'title'],
       properties: {

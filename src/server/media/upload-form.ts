@@ -75,8 +75,11 @@ export type UploadForm<S extends UploadFormSpec = UploadFormSpec> = S & {
   multipartLimits: MultipartLimits;
   /** The text fields the object requires (an absent one is judged as empty). */
   requiredText: string[];
-  /** The route schema's OpenAPI body (platform-plugins.ts documents `multipartBody`). */
-  doc: { consumes: string[]; multipartBody: Record<string, unknown> };
+  /**
+   * The route schema's OpenAPI body (platform-plugins.ts documents `multipartBody`), made
+   * when the document is, not at start.
+   */
+  doc: { consumes: string[]; multipartBody: () => Record<string, unknown> };
 };
 
 /** An audio file as the form received it: in its temp file, counted and sniffed. */
@@ -105,35 +108,39 @@ export type IncomingUpload<S extends UploadFormSpec> = { read(): Promise<UploadV
 export function uploadForm<const T extends z.ZodObject, const F extends Record<string, FileField>>(
   spec: UploadFormSpec<T, F>,
 ): UploadForm<UploadFormSpec<T, F>> {
-  const text = z.toJSONSchema(spec.text, { io: 'input', unrepresentable: 'any' });
   const files = Object.entries(spec.files);
-  const requiredText = text.required ?? [];
-  const required = [...files.filter(([, f]) => f.required).map(([name]) => name), ...requiredText];
+  let body: Record<string, unknown> | undefined;
+  const multipartBody = () => {
+    const text = z.toJSONSchema(spec.text, { io: 'input', unrepresentable: 'any' });
+    return {
+      type: 'object',
+      required: [
+        ...files.filter(([, f]) => f.required).map(([name]) => name),
+        ...(text.required ?? []),
+      ],
+      properties: {
+        ...Object.fromEntries(
+          files.map(([name, f]) => [
+            name,
+            { type: 'string', format: 'binary', description: f.description },
+          ]),
+        ),
+        ...text.properties,
+      },
+    };
+  };
   return {
     ...spec,
-    requiredText,
+    requiredText: Object.entries(spec.text.shape)
+      .filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success)
+      .map(([name]) => name),
     multipartLimits: {
       ...spec.limits,
       fileSize: Math.max(0, ...files.map(([, f]) => f.rules.maxBytes)) + 1,
       fieldNameSize: 64,
       headerPairs: 20,
     },
-    doc: {
-      consumes: ['multipart/form-data'],
-      multipartBody: {
-        type: 'object',
-        required,
-        properties: {
-          ...Object.fromEntries(
-            files.map(([name, f]) => [
-              name,
-              { type: 'string', format: 'binary', description: f.description },
-            ]),
-          ),
-          ...text.properties,
-        },
-      },
-    },
+    doc: { consumes: ['multipart/form-data'], multipartBody: () => (body ??= multipartBody()) },
   };
 }
 
