@@ -9,7 +9,7 @@ import { createAdsService } from './ads.service.ts';
 
 /**
  * An ad's audio and its renditions live in the music bucket (signed like songs). The job's
- * item is the stored audio file (`music/<key>`, ad-media.repository.ts), so a replaced file
+ * item is the stored audio file (`music/<key>`, createAdMediaRepository), so a replaced file
  * gets its own job even while the old one runs.
  */
 const AD_MEDIA: MediaJobKind = {
