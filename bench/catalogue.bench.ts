@@ -24,9 +24,9 @@ import pg from 'pg';
 import { buildApp, type App } from '../src/server/app.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import {
-  createSongsRepository,
+  createSearchRepository,
   type SongSort,
-} from '../src/server/modules/songs/songs.repository.ts';
+} from '../src/server/modules/search/search.repository.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { lazyWav, row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 import { GENRES as SPEC_GENRES } from '../src/core/validation/song.rules.ts';
@@ -164,7 +164,7 @@ function searchCases(): SearchCase[] {
 }
 
 async function searchLatency(database: Database, iterations: number) {
-  const repo = createSongsRepository(database.db);
+  const repo = createSearchRepository(database.db);
   const cases = searchCases();
   const one = async () => database.db.execute(sql`select 1`);
   const run = (c: SearchCase) =>

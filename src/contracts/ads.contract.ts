@@ -65,16 +65,18 @@ export type AdminAdList = z.infer<typeof adminAdList>;
  * target_url clears it) → AdminAdDto. Unknown fields are refused (400).
  */
 export const adFormFields = z.strictObject({
-  title: adTitle(),
-  description: adDescription().optional(),
-  target_url: adTargetUrl().optional(),
-  duration: adDuration().optional(),
+  title: adTitle().describe('the ad title (1–200 characters)'),
+  description: adDescription().optional().describe('optional; empty clears'),
+  target_url: adTargetUrl().optional().describe('an http or https address; empty clears'),
+  duration: adDuration()
+    .optional()
+    .describe('whole seconds 1–600, used when there is no audio (default 30)'),
 });
 export type AdFormFields = z.infer<typeof adFormFields>;
 
 export const adPatchFields = adFormFields.partial().extend({
-  remove_image: z.literal('true').optional(),
-  remove_audio: z.literal('true').optional(),
+  remove_image: z.literal('true').optional().describe("'true' removes the image"),
+  remove_audio: z.literal('true').optional().describe("'true' removes the audio"),
 });
 export type AdPatchFields = z.infer<typeof adPatchFields>;
 

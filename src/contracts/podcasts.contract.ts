@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  episodeNumber,
+  episodeTitle,
   PODCAST_CATEGORIES,
   podcastDescription,
   podcastLimits,
@@ -84,23 +86,34 @@ export type PodcastDetail = z.infer<typeof podcastDetail>;
  * replaces the old file) → PodcastShowDto. Unknown fields are refused (400).
  */
 export const podcastFields = z.strictObject({
-  title: podcastTitle(),
-  description: podcastDescription().optional(),
+  title: podcastTitle().describe('the show title (1–200 characters)'),
+  description: podcastDescription().optional().describe('optional'),
   language: z
     .string()
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { error: podcastMessages.language })
     .max(podcastLimits.languageMax, { error: podcastMessages.language })
-    .optional(),
-  category: z.enum(PODCAST_CATEGORIES, { error: podcastMessages.category }).optional(),
-  explicit: z.enum(['true', 'false']).optional(),
+    .optional()
+    .describe('a language tag, e.g. en'),
+  category: z
+    .enum(PODCAST_CATEGORIES, { error: podcastMessages.category })
+    .optional()
+    .describe('an Apple Podcasts category'),
+  explicit: z.enum(['true', 'false']).optional().describe("'true' or 'false'"),
 });
 export type PodcastFields = z.infer<typeof podcastFields>;
 
 /**
  * POST /api/podcasts/{id}/episodes (the show's creator, multipart: fields title,
  * description, episode_number (whole ≥ 1, default 1), file `audio`) → 201 EpisodeDto with
- * status 'processing'. Duration is read from the file. Messages of spec §5.
+ * status 'processing'. Duration is read from the file. Messages of spec §5; unknown fields
+ * are refused (400).
  */
+export const episodeFields = z.strictObject({
+  title: episodeTitle().describe('the episode title'),
+  description: podcastDescription().optional().describe('optional'),
+  episode_number: episodeNumber().optional().describe('a whole number ≥ 1; default 1'),
+});
+export type EpisodeFields = z.infer<typeof episodeFields>;
 
 /*
  * DELETE /api/podcasts/{id} (the show's creator) → 204: the show, its episodes and their

@@ -128,6 +128,15 @@ export const songEditBody = z
   .strict();
 export type SongEditBody = z.infer<typeof songEditBody>;
 
+/**
+ * The text fields of POST /api/songs (multipart, beside the files `file` and `cover`): both
+ * optional, each as the upload form checks it.
+ */
+export const songUploadText = z.object({
+  title: songTitleRule.optional().describe('defaults to the tag title, then the file name'),
+  genre: songGenreRule.optional().describe('defaults to the tag genre'),
+});
+
 /** Multipart field names of POST /api/songs and PUT /api/songs/:id/cover. */
 export const songUploadFields = {
   title: 'title',

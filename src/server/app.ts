@@ -25,6 +25,7 @@ import { createSocialModule } from './modules/social/social.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule } from './modules/roles/roles.module.ts';
+import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
 import { resolveSecretKey } from './security/secrets.ts';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const notifications = createNotificationsModule(ctx, { auth });
   const premium = createPremiumModule(ctx);
   const songs = createSongsModule(ctx, { media, notifications });
+  const podcasts = createPodcastsModule(ctx, { media, notifications });
   const modules: FeatureModule[] = [
     createSystemModule(),
     auth,
@@ -119,7 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     songs,
     createListeningModule(ctx, { songs }),
     createLibraryModule(ctx, { songs }),
-    createPodcastsModule(ctx, { media, notifications }),
+    podcasts,
+    createSearchModule(ctx, { songs, podcasts }),
     createPodcastFeedModule(ctx, { media }),
     notifications,
     createSocialModule(ctx, { notifications, songs }),

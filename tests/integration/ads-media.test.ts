@@ -5,6 +5,7 @@ import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminAdDto } from '../../src/contracts/ads.contract.ts';
+import { createAdMediaRepository } from '../../src/server/modules/ads/ads.repository.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
@@ -152,5 +153,16 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
     const timed = await sendAd(ctx, admin, adParts({ duration: '20' }), first.id);
     expect(timed.json<AdminAdDto>().duration).toBe(20);
     expect(storedFiles(ctx.env.dataDir).filter((f) => f.startsWith('tmp'))).toEqual([]);
+  });
+
+  it('a job run again once its ad is ready finds nothing to do (no waveform to know its own outputs by)', async () => {
+    const ad = await settled((await createAd(ctx, admin, { title: 'Once' }, { audio: stereo })).id);
+    const key = keyOf(ad.audio_url!);
+    const media = createAdMediaRepository(ctx.db.database.db);
+    expect(await media.source(key)).toBeNull();
+    await ctx.db.database.db.execute(
+      sql`update ads set media_status = 'processing' where id = ${ad.id}`,
+    );
+    expect(await media.source(key)).toMatchObject({ id: ad.id, fileKey: key, waveformKey: null });
   });
 });

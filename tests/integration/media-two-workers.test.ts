@@ -7,7 +7,7 @@ import type { SongDto } from '../../src/contracts/songs.contract.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { buildApp, type App } from '../../src/server/app.ts';
 import { openPostgres, type Database } from '../../src/server/db/client.ts';
-import { jobScopedName } from '../../src/server/modules/songs/song-media.job.ts';
+import { jobScopedName } from '../../src/server/media/media-job.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
 import { TestClock, testEnv, type TestContext } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
@@ -195,7 +195,7 @@ describe.runIf(onPostgres)(
       expect(byInstance.a.length + byInstance.b.length).toBe(songIds.length);
       const ranBy = new Map<string, string[]>();
       for (const job of jobs) {
-        const input = `file:${path.join(db.dataDir, 'tmp', jobScopedName({ id: job.id, songId: job.song_id }, 'input', 'upload'))} `;
+        const input = `file:${path.join(db.dataDir, 'tmp', jobScopedName('songs.media', { id: job.id, itemId: job.song_id }, 'input', 'upload'))} `;
         for (const [name, runs] of Object.entries(byInstance))
           for (const run of runs)
             if (run.includes(input)) ranBy.set(job.id, [...(ranBy.get(job.id) ?? []), name]);

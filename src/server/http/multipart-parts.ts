@@ -5,9 +5,9 @@ import { bodyEndedEarly } from './http-errors.ts';
 import { assertNoNul } from './nul-guard.ts';
 
 /*
- * Multipart uploads (songs, podcast shows and episodes): the request's parts handed to a
- * service one at a time, in the order they arrive, so files are streamed, never buffered
- * by the HTTP layer; and the OpenAPI body of such a route.
+ * Multipart uploads: the request's parts one at a time, in the order they arrive, so files
+ * are streamed, never buffered by the HTTP layer. The upload forms read them
+ * (media/upload-form.ts).
  */
 
 /** One part of a multipart body, independent of the HTTP library that parsed it. */
@@ -68,28 +68,3 @@ export async function* partsOf(
     }
   }
 }
-
-export type MultipartField = {
-  file?: true;
-  required?: true;
-  maxLength?: number;
-  enum?: readonly string[];
-  description: string;
-};
-
-/** The OpenAPI request body of a multipart route (its parts are read in the handler). */
-export const multipartDoc = (fields: Record<string, MultipartField>) => ({
-  consumes: ['multipart/form-data'],
-  multipartBody: {
-    type: 'object',
-    required: Object.keys(fields).filter((name) => fields[name]!.required),
-    properties: Object.fromEntries(
-      Object.entries(fields).map(([name, { file, maxLength, description, enum: values }]) => [
-        name,
-        file
-          ? { type: 'string', format: 'binary', description }
-          : { type: 'string', maxLength, description, ...(values ? { enum: values } : {}) },
-      ]),
-    ),
-  },
-});

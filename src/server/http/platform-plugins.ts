@@ -16,9 +16,10 @@ declare module 'fastify' {
   interface FastifySchema {
     /**
      * The JSON Schema of a multipart/form-data body, for the OpenAPI document only: such
-     * routes read their parts in the handler, so they have no `body` to validate.
+     * routes read their parts in the handler, so they have no `body` to validate. Made when
+     * the document is (media/upload-form.ts).
      */
-    multipartBody?: Record<string, unknown>;
+    multipartBody?: () => Record<string, unknown>;
   }
 }
 
@@ -26,8 +27,8 @@ declare module 'fastify' {
 const documentMultipartBodies: typeof jsonSchemaTransform = (input) => {
   const out = jsonSchemaTransform(input);
   const { multipartBody, ...schema } = out.schema as Record<string, unknown>;
-  if (multipartBody && !schema.body) {
-    schema.body = multipartBody;
+  if (typeof multipartBody === 'function' && !schema.body) {
+    schema.body = multipartBody();
     schema.consumes = ['multipart/form-data'];
   }
   return { ...out, schema };

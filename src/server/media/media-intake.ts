@@ -13,9 +13,10 @@ import type { Demuxer, Ffmpeg } from './ffmpeg.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
 
 /*
- * What every audio upload goes through (songs, podcast episodes; ADR 0006): streamed to a
- * temp file while counted and sniffed, then parsed and decoded to measure it. Covers are
- * decoded and re-encoded. Each feature names its form field and its spec messages.
+ * What every uploaded file goes through (songs, podcast shows and episodes, ads, avatars;
+ * ADR 0006): audio is streamed to a temp file while counted and sniffed, then parsed and
+ * decoded to measure it; images are read into memory (a few MB at most), then decoded and
+ * re-encoded. Each form names its field and its spec messages (upload-form.ts declares them).
  */
 
 /** An upload's audio field as its feature's form and spec call it. */
@@ -30,16 +31,34 @@ export type AudioIntakeRules = {
   };
 };
 
+/** An upload's image field (a cover, an ad's image, an avatar) as its form and spec call it. */
+export type ImageIntakeRules = {
+  /** The multipart field, reported as `details.field`. */
+  field: string;
+  maxBytes: number;
+  messages: {
+    tooLarge: string;
+    /** Content that is not a picture we can decode (415). */
+    invalid: string;
+  };
+};
+
+/** Cover art (a song's, a podcast show's), in spec §5/§8's cover words. */
+export const COVER_ART: Omit<ImageIntakeRules, 'field'> = {
+  maxBytes: songLimits.coverMaxBytes,
+  messages: { tooLarge: songMessages.coverTooLarge, invalid: songMessages.coverInvalid },
+};
+
 // Stable codes for the client (details.reason), beside the spec §5/§8 message.
 export const audioTooLarge = (rules: AudioIntakeRules) =>
   new AppError(ErrorCode.payloadTooLarge, rules.messages.tooLarge, {
     field: rules.field,
     maxBytes: rules.maxBytes,
   });
-export const coverTooLarge = () =>
-  new AppError(ErrorCode.payloadTooLarge, songMessages.coverTooLarge, {
-    field: 'cover',
-    maxBytes: songLimits.coverMaxBytes,
+export const imageTooLarge = (rules: ImageIntakeRules) =>
+  new AppError(ErrorCode.payloadTooLarge, rules.messages.tooLarge, {
+    field: rules.field,
+    maxBytes: rules.maxBytes,
   });
 export const audioInvalid = (rules: AudioIntakeRules, why: string) =>
   new AppError(ErrorCode.unsupportedMedia, rules.messages.invalid, {
@@ -52,9 +71,9 @@ export const audioUnprocessable = (rules: AudioIntakeRules, reason: AudioProblem
     field: rules.field,
     reason,
   });
-export const coverInvalid = (why: string) =>
-  new AppError(ErrorCode.unsupportedMedia, songMessages.coverInvalid, {
-    field: 'cover',
+export const imageInvalid = (rules: ImageIntakeRules, why: string) =>
+  new AppError(ErrorCode.unsupportedMedia, rules.messages.invalid, {
+    field: rules.field,
     reason: why,
   });
 
@@ -98,7 +117,13 @@ class AudioGate extends Transform {
   }
 }
 
-export type ReceivedAudio = { path: string; size: number; container: AudioContainer };
+export type ReceivedAudio = {
+  path: string;
+  size: number;
+  container: AudioContainer;
+  /** Its form's words, for the checks that come after (probeAudio). */
+  rules: AudioIntakeRules;
+};
 
 /**
  * Streams an audio part into `tempPath` while counting and sniffing; never holds the file
@@ -123,7 +148,7 @@ export async function receiveAudio(
   }
   if (truncated()) throw audioTooLarge(rules);
   if (gate.bytes === 0) return null;
-  return { path: tempPath, size: gate.bytes, container: gate.container! };
+  return { path: tempPath, size: gate.bytes, container: gate.container!, rules };
 }
 
 export type AudioFacts = {
@@ -159,8 +184,8 @@ export async function probeAudio(
   file: ReceivedAudio,
   ffmpeg: Ffmpeg,
   log: Log,
-  rules: AudioIntakeRules,
 ): Promise<AudioFacts> {
+  const { rules } = file;
   // Loaded on the first upload, not at start (docs/decisions/0009).
   const { parseFile } = await import('music-metadata');
   let meta;
@@ -201,20 +226,33 @@ export async function probeAudio(
   };
 }
 
-/** Reads an image part into memory (it is at most 5 MB), failing past the limit. */
-export async function receiveCover(source: Readable, truncated: () => boolean): Promise<Buffer> {
+export type ReceivedImage = {
+  bytes: Buffer;
+  /** Its form's words, for the checks that come after (processImage). */
+  rules: ImageIntakeRules;
+};
+
+/**
+ * Reads an image part into memory (it is at most a few MB), failing past the limit. Null for
+ * an empty part: a form sends one when no file was chosen.
+ */
+export async function receiveImage(
+  source: Readable,
+  truncated: () => boolean,
+  rules: ImageIntakeRules,
+): Promise<ReceivedImage | null> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of source as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > songLimits.coverMaxBytes) {
+    if (bytes > rules.maxBytes) {
       source.destroy();
-      throw coverTooLarge();
+      throw imageTooLarge(rules);
     }
     chunks.push(chunk);
   }
-  if (truncated()) throw coverTooLarge();
-  return Buffer.concat(chunks);
+  if (truncated()) throw imageTooLarge(rules);
+  return bytes === 0 ? null : { bytes: Buffer.concat(chunks), rules };
 }
 
 const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
@@ -225,14 +263,15 @@ export const COVER_MAX_SIDE = 1000;
  * stored is pixels we made, with no metadata and no script. SVG is refused (a document, not
  * pixels), as is anything sharp cannot decode — an HTML file named .png among them.
  */
-export async function processCover(input: Buffer): Promise<Buffer> {
-  if (input.length === 0) throw coverInvalid('empty');
-  // sharp (libvips, ~15 MB resident) is loaded on the first cover, not at start (ADR 0009).
+export async function processImage({ bytes, rules }: ReceivedImage): Promise<Buffer> {
+  if (bytes.length === 0) throw imageInvalid(rules, 'empty');
+  // sharp (libvips, ~15 MB resident) is loaded on the first image, not at start (ADR 0009).
   const { default: sharp } = await import('sharp');
   try {
-    const image = sharp(input, { failOn: 'error', limitInputPixels: 40_000_000 });
+    const image = sharp(bytes, { failOn: 'error', limitInputPixels: 40_000_000 });
     const { format } = await image.metadata();
-    if (!format || !RASTER_FORMATS.has(format)) throw coverInvalid(`format ${format ?? 'unknown'}`);
+    if (!format || !RASTER_FORMATS.has(format))
+      throw imageInvalid(rules, `format ${format ?? 'unknown'}`);
     return await image
       .rotate()
       .resize(COVER_MAX_SIDE, COVER_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
@@ -240,7 +279,7 @@ export async function processCover(input: Buffer): Promise<Buffer> {
       .toBuffer();
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw coverInvalid('decode');
+    throw imageInvalid(rules, 'decode');
   }
 }
 

@@ -15,10 +15,10 @@ import { RENDITIONS, transcode, type RenditionFormat } from './renditions.ts';
 import type { Loudness } from './loudness.ts';
 
 /*
- * One media job for every kind of uploaded audio (docs/decisions/0014, 0018): a song's and a
- * podcast episode's are the same steps on different rows and buckets. A feature gives it a
- * job name, the payload field holding its row's id, the bucket its files live in, and a
- * small repository port (source, complete, markFailed) over its own tables.
+ * One media job for every kind of uploaded audio (docs/decisions/0014, 0018, 0023): a song's,
+ * a podcast episode's and an ad's are the same steps on different rows and buckets. A feature
+ * gives it a job name, the payload field holding its item's id, the bucket its files live
+ * in, and its rows (media-rows.repository.ts configured on its own tables).
  */
 
 /** What the job needs to know of the row it processes. */
@@ -101,6 +101,19 @@ export async function enqueueMediaJob(
   tx?: Db,
 ): Promise<void> {
   await jobs.enqueue(kind.name, { [kind.idField]: id }, { tx, singletonKey: id });
+}
+
+/**
+ * Registers a kind's media job on the queue (`concurrency` at once, a dead job marks its row
+ * failed) and gives the way to enqueue one, in `tx` when given.
+ */
+export function registerMediaJob(
+  jobs: JobQueue,
+  deps: MediaJobDeps & { concurrency: number },
+): (id: string, tx?: Db) => Promise<void> {
+  const job = createMediaJob(deps);
+  jobs.register(deps.kind.name, job.run, { concurrency: deps.concurrency, onDead: job.onDead });
+  return (id, tx) => enqueueMediaJob(jobs, deps.kind, id, tx);
 }
 
 /** The largest rendition we store: 320 kbit/s for 4 hours is ~580 MB; nothing comes near. */

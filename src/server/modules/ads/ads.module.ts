@@ -1,12 +1,23 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import type { PremiumModule } from '../premium/premium.module.ts';
-import { AD_MEDIA_JOB, createAdMediaJob, enqueueAdMedia } from './ad-media.job.ts';
-import { createAdMediaRepository } from './ad-media.repository.ts';
+import type { MediaJobKind } from '../../media/media-job.ts';
 import { createShowingSigner } from './ad-showing.ts';
-import { createAdsRepository } from './ads.repository.ts';
+import { createAdMediaRepository, createAdsRepository } from './ads.repository.ts';
 import { adsRoutes } from './ads.routes.ts';
 import { createAdsService } from './ads.service.ts';
+
+/**
+ * An ad's audio and its renditions live in the music bucket (signed like songs). The job's
+ * item is the stored audio file (`music/<key>`, createAdMediaRepository), so a replaced file
+ * gets its own job even while the old one runs.
+ */
+const AD_MEDIA: MediaJobKind = {
+  name: 'ads.ad-media',
+  idField: 'audioKey',
+  bucket: 'music',
+  label: 'ad audio',
+};
 
 /**
  * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
@@ -18,25 +29,18 @@ export function createAdsModule(
   {
     media: mediaModule,
     premium,
-  }: { media: Pick<MediaModule, 'publicUrl'>; premium: Pick<PremiumModule, 'isSubscribed'> },
+  }: {
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
+    premium: Pick<PremiumModule, 'isSubscribed'>;
+  },
 ): FeatureModule {
   const db = ctx.database.db;
-  const mediaJob = createAdMediaJob({
-    rows: createAdMediaRepository(db),
-    storage: ctx.storage,
-    ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
-    log: ctx.log,
-  });
-  ctx.jobs.register(AD_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
-    onDead: mediaJob.onDead,
-  });
+  const media = createAdMediaRepository(db);
   const ads = createAdsService({
     ads: createAdsRepository(db),
+    media,
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
     log: ctx.log,
     clock: ctx.clock,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
@@ -46,9 +50,9 @@ export function createAdsModule(
       clock: ctx.clock,
     }),
     isSubscribed: premium.isSubscribed,
-    enqueueMedia: (audioKey, tx) => enqueueAdMedia(ctx.jobs, audioKey, tx),
+    enqueueMedia: mediaModule.registerJob(AD_MEDIA, media),
   });
-  const routes = adsRoutes({ ads });
+  const routes = adsRoutes({ ads, tempDir: mediaModule.tempDir });
   return {
     name: 'ads',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),

@@ -1,5 +1,6 @@
-import { asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { createMediaRows } from '../../media/media-rows.repository.ts';
 import { adImpressions, adRenditions, ads, podcastEpisodes, songs } from '../../db/schema/index.ts';
 
 export type AdRow = typeof ads.$inferSelect;
@@ -65,16 +66,6 @@ export function createAdsRepository(db: Db) {
     async findById(id: string): Promise<AdRow | null> {
       const [row] = await db.select().from(ads).where(eq(ads.id, id)).limit(1);
       return row ?? null;
-    },
-
-    /** The renditions of these ads, each ad's by bitrate ascending. */
-    async renditionsOf(adIds: string[]): Promise<AdRenditionRow[]> {
-      if (adIds.length === 0) return [];
-      return db
-        .select()
-        .from(adRenditions)
-        .where(inArray(adRenditions.adId, adIds))
-        .orderBy(asc(adRenditions.adId), asc(adRenditions.bitrateKbps));
     },
 
     /** Inserts an ad; `withRow` runs in the same transaction (its media job). */
@@ -215,3 +206,19 @@ export function createAdsRepository(db: Db) {
     },
   };
 }
+
+/**
+ * An ad's media rows (docs/decisions/0023). Unlike a song's or an episode's, an ad's audio
+ * can be replaced, so the job's item is one stored audio file (its key, `music/<key>`), not
+ * the ad: a job whose file the ad no longer plays finds nothing to do, or has its outputs
+ * discarded at the end. Ads keep no waveform (nothing draws one): the job's file goes.
+ */
+export const createAdMediaRepository = (db: Db) =>
+  createMediaRows(db, {
+    table: ads,
+    item: ads.audioKey,
+    original: ads.audioKey,
+    renditions: adRenditions,
+    owner: 'adId',
+  });
+export type AdMediaRepository = ReturnType<typeof createAdMediaRepository>;

@@ -1,5 +1,3 @@
-import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   activeAdResponse,
@@ -10,61 +8,23 @@ import {
   adminAdDto,
   adminAdList,
 } from '../../../contracts/ads.contract.ts';
-import { adLimits } from '../../../core/validation/ad.rules.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
-import {
-  multipartDoc,
-  partsOf,
-  type MultipartField,
-  type MultipartLimits,
-} from '../../http/multipart-parts.ts';
+import { acceptUploads, withUpload } from '../../media/upload-form.ts';
+import { adEditForm, adForm } from './ads.forms.ts';
 import type { AdsService } from './ads.service.ts';
 
-// The parser's own ceilings; the service enforces the limits per part while streaming. A
-// file may reach its limit + 1 byte here so the service sees the byte that breaks it.
-const adFormLimits: MultipartLimits = {
-  fileSize: adLimits.audioMaxBytes + 1,
-  // One more than the form has: a stray file is refused by name, after the rest is read.
-  files: 3,
-  fields: 8,
-  parts: 10,
-  fieldSize: 16 * 1024,
-  fieldNameSize: 64,
-  headerPairs: 20,
-};
-
-const adParts = (request: FastifyRequest) => partsOf(request, adFormLimits);
-
-const adForm = (edit: boolean): Record<string, MultipartField> => ({
-  title: {
-    maxLength: adLimits.titleMax,
-    ...(edit ? {} : { required: true }),
-    description: 'the ad title (1–200 characters)',
-  },
-  description: { maxLength: adLimits.descriptionMax, description: 'optional; empty clears' },
-  target_url: {
-    maxLength: adLimits.targetUrlMax,
-    description: 'an http or https address; empty clears',
-  },
-  duration: {
-    maxLength: 9,
-    description: 'whole seconds 1–600, used when there is no audio (default 30)',
-  },
-  image: { file: true, description: 'optional image ≤ 5 MB (checked like a song cover)' },
-  audio: { file: true, description: 'optional audio/*: MP3, WAV, FLAC, Ogg or M4A, ≤ 100 MB' },
-  ...(edit
-    ? {
-        remove_image: { enum: ['true'], description: "'true' removes the image" },
-        remove_audio: { enum: ['true'], description: "'true' removes the audio" },
-      }
-    : {}),
-});
-
 export const adsRoutes =
-  ({ ads }: { ads: AdsService }): FastifyPluginAsyncZod =>
+  ({
+    ads,
+    tempDir,
+  }: {
+    ads: AdsService;
+    /** Where an ad's audio waits while it is checked: `${DATA_DIR}/tmp`. */
+    tempDir: string;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     // Registered here, not app-wide: only the upload routes take multipart bodies.
-    await app.register(multipart, { limits: adFormLimits, throwFileSizeLimit: true });
+    await acceptUploads(app, adForm);
 
     app.get(
       '/admin/ads',
@@ -86,11 +46,14 @@ export const adsRoutes =
         schema: {
           tags: ['ads'],
           summary: 'Create an ad (active at once); its audio goes through the media pipeline',
-          ...multipartDoc(adForm(false)),
+          ...adForm.doc,
           response: { 201: adminAdDto },
         },
       },
-      async (request, reply) => reply.status(201).send(await ads.create(adParts(request))),
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await withUpload(request, adForm, { tempDir }, (upload) => ads.create(upload))),
     );
 
     app.patch(
@@ -100,12 +63,15 @@ export const adsRoutes =
         schema: {
           tags: ['ads'],
           summary: 'Edit an ad; a new image or audio replaces the old',
-          ...multipartDoc(adForm(true)),
+          ...adEditForm.doc,
           params: adIdParams,
           response: { 200: adminAdDto },
         },
       },
-      async (request) => ads.update(request.params.id, adParts(request)),
+      async (request) =>
+        withUpload(request, adEditForm, { tempDir }, (upload) =>
+          ads.update(request.params.id, upload),
+        ),
     );
 
     app.put(

@@ -1,39 +1,32 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  adFormFields,
-  adPatchFields,
-  type ActiveAdResponse,
-  type AdImpressionBody,
-  type AdImpressionResult,
-  type AdminAdDto,
-  type AdminAdListItem,
+import type {
+  ActiveAdResponse,
+  AdImpressionBody,
+  AdImpressionResult,
+  AdminAdDto,
+  AdminAdListItem,
 } from '../../../contracts/ads.contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { adLimits, adMessages } from '../../../core/validation/ad.rules.ts';
 import type { Db } from '../../db/client.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
 import {
   probeAudio,
-  processCover,
-  receiveAudio,
-  receiveCover,
-  type AudioIntakeRules,
+  processImage,
   type ReceivedAudio,
+  type ReceivedImage,
 } from '../../media/media-intake.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
-import { keepField, parseFields, unexpectedFile, validation } from '../../http/multipart-fields.ts';
-import { asAdImage } from './ad-form.ts';
+import type { adEditForm, adForm } from './ads.forms.ts';
 import type { ShowingSigner } from './ad-showing.ts';
 import type {
   AdFileChange,
+  AdMediaRepository,
   AdPatch,
   AdRenditionRow,
   AdRow,
@@ -43,20 +36,13 @@ import type {
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
-/** An ad's audio: the form's `audio` field, checked as a song's with the episode form's words. */
-const AD_AUDIO: AudioIntakeRules = {
-  field: 'audio',
-  maxBytes: adLimits.audioMaxBytes,
-  messages: { tooLarge: adMessages.audioTooLarge, invalid: adMessages.audioType },
-};
-
 export type AdsServiceDeps = {
   ads: AdsRepository;
+  /** The audio's renditions (the media job's rows). */
+  media: Pick<AdMediaRepository, 'renditionsOf'>;
   storage: Storage;
   /** Measures uploaded audio by decoding it (the app's one ffmpeg). */
   ffmpeg: Ffmpeg;
-  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
-  tempDir: string;
   log: Log;
   clock: Clock;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
@@ -70,22 +56,19 @@ export type AdsServiceDeps = {
 
 export type AdsService = ReturnType<typeof createAdsService>;
 
-type AdForm<T> = { fields: T; image: Buffer | null; audio: ReceivedAudio | null };
-
-/** One field of a new ad's form, checked as it arrives (the title may come later). */
-const adCreateCheck = adFormFields.partial();
-
 const notFound = () => new AppError(ErrorCode.notFound, adMessages.adNotFound);
+const bothGiven = (field: string) =>
+  new AppError(ErrorCode.validation, adMessages.replaceOrRemove, { field });
 
 /**
  * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
- * docs/decisions/0023). Uploads are all or nothing: every check first, then the files are
- * stored, then one transaction writes the row and the audio's media job; any failure deletes
- * what was stored, and the temp file always goes.
+ * docs/decisions/0023). Uploads are all or nothing: every check first (the form's as its
+ * parts arrive, ads.forms.ts), then the files are stored, then one transaction writes the row
+ * and the audio's media job; any failure deletes what was stored, and the route removes the
+ * temp file.
  */
 export function createAdsService(deps: AdsServiceDeps) {
   const { ads, storage, log } = deps;
-  let tempReady: Promise<unknown> | undefined;
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   function mediaOf(row: AdRow, renditions: AdRenditionRow[]) {
@@ -105,7 +88,7 @@ export function createAdsService(deps: AdsServiceDeps) {
   }
 
   async function toAdminDtos(rows: AdRow[]): Promise<AdminAdDto[]> {
-    const renditions = await ads.renditionsOf(rows.map((r) => r.id));
+    const renditions = await deps.media.renditionsOf(rows.map((r) => r.id));
     return rows.map((row) => ({
       ...mediaOf(
         row,
@@ -118,61 +101,15 @@ export function createAdsService(deps: AdsServiceDeps) {
   }
 
   /**
-   * An ad form's parts: text fields checked as they arrive (a bad one fails before a large
-   * file is read), an `image` read into memory (≤ 5 MB) and an `audio` (declared audio/*)
-   * streamed to `tempPath` while counted and sniffed. An empty file part is a file input
-   * left empty.
-   */
-  async function readForm<T>(
-    parts: AsyncIterable<IncomingPart>,
-    tempPath: string,
-    schema: typeof adCreateCheck | typeof adPatchFields,
-    parse: (fields: Record<string, string>) => T,
-  ): Promise<AdForm<T>> {
-    const raw: Record<string, string> = {};
-    let image: Buffer | null = null;
-    let audio: ReceivedAudio | null = null;
-    const seen = new Set<string>();
-    for await (const part of parts) {
-      if (part.kind === 'field') {
-        keepField(raw, part.name, part.value);
-        parseFields(schema, { [part.name]: part.value });
-        continue;
-      }
-      if ((part.name !== 'image' && part.name !== 'audio') || seen.has(part.name))
-        throw unexpectedFile(part);
-      seen.add(part.name);
-      if (part.filename === '') {
-        part.stream.resume();
-        continue;
-      }
-      if (part.name === 'image') {
-        const bytes = await asAdImage(() => receiveCover(part.stream, part.truncated));
-        image = bytes.length > 0 ? bytes : null;
-        continue;
-      }
-      if (!part.mimeType.toLowerCase().startsWith('audio/')) {
-        part.stream.resume();
-        throw new AppError(ErrorCode.unsupportedMedia, adMessages.audioType, {
-          field: 'audio',
-          reason: 'type',
-        });
-      }
-      audio = await receiveAudio(part.stream, tempPath, part.truncated, AD_AUDIO);
-    }
-    return { fields: parse(raw), image, audio };
-  }
-
-  /**
    * Checks the form's files for real (the image decoded and re-encoded, the audio parsed and
    * decoded), then stores them; what was stored is pushed to `stored` as it lands.
    */
   async function storeFiles(
-    form: { image: Buffer | null; audio: ReceivedAudio | null },
+    form: { image?: ReceivedImage; audio?: ReceivedAudio },
     stored: Array<[Bucket, string]>,
   ): Promise<{ image: StoredFile | null; audio: (StoredFile & { durationMs: number }) | null }> {
-    const facts = form.audio ? await probeAudio(form.audio, deps.ffmpeg, log, AD_AUDIO) : null;
-    const webp = form.image ? await asAdImage(() => processCover(form.image!)) : null;
+    const facts = form.audio ? await probeAudio(form.audio, deps.ffmpeg, log) : null;
+    const webp = form.image ? await processImage(form.image) : null;
     let image: StoredFile | null = null;
     if (webp) {
       const key = newKey('webp');
@@ -196,20 +133,14 @@ export function createAdsService(deps: AdsServiceDeps) {
     return { image, audio };
   }
 
-  /** Runs an upload with a temp file for its audio; stored files go again if it fails. */
-  async function withUpload<T>(
-    work: (tempPath: string, stored: Array<[Bucket, string]>) => Promise<T>,
-  ): Promise<T> {
-    await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
-    const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
+  /** Runs an upload's storing; what it stored goes again if it fails. */
+  async function storing<T>(work: (stored: Array<[Bucket, string]>) => Promise<T>): Promise<T> {
     const stored: Array<[Bucket, string]> = [];
     try {
-      return await work(tempPath, stored);
+      return await work(stored);
     } catch (error) {
       await discard(stored);
       throw error;
-    } finally {
-      await fsp.rm(tempPath, { force: true });
     }
   }
 
@@ -232,13 +163,10 @@ export function createAdsService(deps: AdsServiceDeps) {
     },
 
     /** A new ad (active at once). */
-    async create(parts: AsyncIterable<IncomingPart>): Promise<AdminAdDto> {
-      return withUpload(async (tempPath, stored) => {
-        // No title field at all is the same as an empty one: 'Title is required'.
-        const form = await readForm(parts, tempPath, adCreateCheck, (raw) =>
-          parseFields(adFormFields, { title: '', ...raw }),
-        );
-        const { image, audio } = await storeFiles(form, stored);
+    async create(upload: IncomingUpload<typeof adForm>): Promise<AdminAdDto> {
+      const form = await upload.read();
+      return storing(async (stored) => {
+        const { image, audio } = await storeFiles(form.files, stored);
         const { fields } = form;
         const row = await ads.insert(
           {
@@ -266,29 +194,24 @@ export function createAdsService(deps: AdsServiceDeps) {
      * Edits an ad (checked to exist before the body is read). New files are stored first;
      * the files they replace are deleted once the row points at the new ones.
      */
-    async update(id: string, parts: AsyncIterable<IncomingPart>): Promise<AdminAdDto> {
+    async update(id: string, upload: IncomingUpload<typeof adEditForm>): Promise<AdminAdDto> {
       if (!(await ads.findById(id))) throw notFound();
-      const result = await withUpload(async (tempPath, stored) => {
-        const form = await readForm(parts, tempPath, adPatchFields, (raw) =>
-          parseFields(adPatchFields, raw),
-        );
-        const { fields } = form;
-        if (fields.remove_image && form.image)
-          throw validation(adMessages.replaceOrRemove, 'remove_image');
-        if (fields.remove_audio && form.audio)
-          throw validation(adMessages.replaceOrRemove, 'remove_audio');
-        const { image, audio } = await storeFiles(form, stored);
+      const { fields, files } = await upload.read();
+      if (fields.remove_image && files.image) throw bothGiven('remove_image');
+      if (fields.remove_audio && files.audio) throw bothGiven('remove_audio');
+      const result = await storing(async (stored) => {
+        const { image, audio } = await storeFiles(files, stored);
         const patch: AdPatch = {};
         if (fields.title !== undefined) patch.title = fields.title;
         if (fields.description !== undefined) patch.description = fields.description || null;
         if (fields.target_url !== undefined) patch.targetUrl = fields.target_url || null;
         if (fields.duration !== undefined) patch.durationMs = fields.duration * 1000;
-        const files: AdFileChange = {};
-        if (image) files.image = image;
-        else if (fields.remove_image) files.image = null;
-        if (audio) files.audio = audio;
-        else if (fields.remove_audio) files.audio = null;
-        const updated = await ads.update(id, patch, files, async (_row, tx) => {
+        const change: AdFileChange = {};
+        if (image) change.image = image;
+        else if (fields.remove_image) change.image = null;
+        if (audio) change.audio = audio;
+        else if (fields.remove_audio) change.audio = null;
+        const updated = await ads.update(id, patch, change, async (_row, tx) => {
           if (audio) await deps.enqueueMedia(audio.key, tx);
         });
         if (!updated) throw notFound();
@@ -318,7 +241,7 @@ export function createAdsService(deps: AdsServiceDeps) {
         throw new AppError(ErrorCode.forbidden, adMessages.subscriberNoAds);
       const row = await ads.nextActive();
       if (!row) return { ad: null };
-      const renditions = row.mediaStatus === 'ready' ? await ads.renditionsOf([row.id]) : [];
+      const renditions = row.mediaStatus === 'ready' ? await deps.media.renditionsOf([row.id]) : [];
       return {
         ad: { ...mediaOf(row, renditions), showing_id: deps.showings.issue(row.id, userId) },
       };

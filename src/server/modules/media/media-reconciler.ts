@@ -40,7 +40,7 @@ export type MediaReconciler = {
   stop(): Promise<void>;
 };
 
-// An upload writes `<uuid>.upload` into its temp dir (songs.service.ts).
+// An upload writes `<uuid>.upload` into its temp dir (media/upload-form.ts).
 const TEMP_FILE = /^[0-9a-f-]{36}\.upload$/;
 // A UUID, and after it the timestamp of an owned key (`<owner>/<timestamp>.<ext>`) if any.
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/([0-9]{1,16})\.)?/g;

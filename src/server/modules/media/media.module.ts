@@ -1,6 +1,9 @@
 import path from 'node:path';
+import type { Db } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
+import { registerMediaJob, type MediaJobKind, type MediaJobPort } from '../../media/media-job.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { createMediaService, type MediaService } from './media.service.ts';
@@ -17,6 +20,18 @@ export type MediaModule = FeatureModule & {
   publicUrl: MediaService['publicUrl'];
   /** Makes storage and rows agree after crashes; the host starts it (main.ts). */
   reconciler: MediaReconciler;
+  /** Where an upload's audio waits while it is checked; the reconciler sweeps what crashes leave. */
+  tempDir: string;
+  /**
+   * Registers the media job of a kind of uploaded audio (songs, episodes, ads; ADR 0014) on
+   * the app's queue, MEDIA_WORKERS at once through the one ffmpeg, over the rows its module
+   * configured (media/media-rows.repository.ts); gives the way to enqueue one, in `tx`.
+   */
+  registerJob(
+    kind: MediaJobKind,
+    rows: MediaJobPort,
+    crash?: CrashPoint,
+  ): (id: string, tx?: Db) => Promise<void>;
 };
 
 /** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
@@ -39,6 +54,18 @@ export function createMediaModule(ctx: ModuleContext): MediaModule {
     name: 'media',
     plugin: mediaRoutes({ storage: ctx.storage, media, offload: env.mediaOffload }),
     publicUrl: media.publicUrl,
+    tempDir: uploadTempDir(env),
+    registerJob: (kind, rows, crash) =>
+      registerMediaJob(ctx.jobs, {
+        kind,
+        rows,
+        crash,
+        storage: ctx.storage,
+        ffmpeg: ctx.ffmpeg,
+        tempDir: uploadTempDir(env),
+        log: ctx.log,
+        concurrency: env.mediaWorkers,
+      }),
     reconciler: createMediaReconciler({
       storage: ctx.storage,
       references: createMediaReferencesRepository(ctx.database.db),

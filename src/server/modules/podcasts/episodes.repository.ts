@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isSqlState } from '../../db/sql-results.ts';
+import { createMediaRows } from '../../media/media-rows.repository.ts';
 import {
   episodeProgress,
   podcastEpisodeRenditions,
@@ -10,6 +11,7 @@ import {
 export type EpisodeRow = typeof podcastEpisodes.$inferSelect;
 export type NewEpisode = typeof podcastEpisodes.$inferInsert;
 export type ProgressRow = typeof episodeProgress.$inferSelect;
+export type EpisodeRenditionRow = typeof podcastEpisodeRenditions.$inferSelect;
 
 export type EpisodesRepository = ReturnType<typeof createEpisodesRepository>;
 
@@ -101,3 +103,13 @@ export function createEpisodesRepository(db: Db) {
     },
   };
 }
+
+/** An episode's media rows (docs/decisions/0018): as a song's, in the podcasts tables. */
+export const createEpisodeMediaRepository = (db: Db) =>
+  createMediaRows(db, {
+    table: podcastEpisodes,
+    original: podcastEpisodes.audioKey,
+    renditions: podcastEpisodeRenditions,
+    owner: 'episodeId',
+  });
+export type EpisodeMediaRepository = ReturnType<typeof createEpisodeMediaRepository>;

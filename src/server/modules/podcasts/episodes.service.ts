@@ -1,8 +1,4 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { z } from 'zod';
 import type {
   EpisodeDto,
   EpisodeProgressBody,
@@ -11,47 +7,27 @@ import type {
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { isPlayed, storedPositionMs } from '../../../core/podcasts/episode-progress.ts';
-import {
-  episodeNumber,
-  episodeTitle,
-  podcastDescription,
-  podcastLimits,
-  podcastMessages,
-} from '../../../core/validation/podcast.rules.ts';
+import { podcastLimits, podcastMessages } from '../../../core/validation/podcast.rules.ts';
 import type { Db } from '../../db/client.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
-import {
-  probeAudio,
-  receiveAudio,
-  type AudioIntakeRules,
-  type ReceivedAudio,
-} from '../../media/media-intake.ts';
+import { probeAudio } from '../../media/media-intake.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
-import type { EpisodeMediaRepository, EpisodeRenditionRow } from './episode-media.repository.ts';
 import type { EpisodeProgressRepository } from './episode-progress.repository.ts';
-import type { EpisodeRow, EpisodesRepository, ProgressRow } from './episodes.repository.ts';
-import { keepField, parseFields, unexpectedFile, validation } from '../../http/multipart-fields.ts';
+import type {
+  EpisodeMediaRepository,
+  EpisodeRenditionRow,
+  EpisodeRow,
+  EpisodesRepository,
+  ProgressRow,
+} from './episodes.repository.ts';
+import type { episodeForm } from './podcasts.forms.ts';
 import type { PodcastsRepository, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-
-/** An episode's audio: the form's `audio` field and spec §5's episode messages. */
-const EPISODE_AUDIO: AudioIntakeRules = {
-  field: 'audio',
-  maxBytes: podcastLimits.audioMaxBytes,
-  messages: { tooLarge: podcastMessages.audioTooLarge, invalid: podcastMessages.audioType },
-};
-
-/** The episode form's text fields (POST /api/podcasts/{id}/episodes, the contract's comment). */
-const episodeFields = z.strictObject({
-  title: episodeTitle().optional(),
-  description: podcastDescription().optional(),
-  episode_number: episodeNumber().optional(),
-});
 
 export type EpisodesServiceDeps = {
   shows: Pick<PodcastsRepository, 'findById'>;
@@ -61,8 +37,6 @@ export type EpisodesServiceDeps = {
   storage: Storage;
   /** Measures uploaded audio by decoding it (the app's one ffmpeg). */
   ffmpeg: Ffmpeg;
-  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
-  tempDir: string;
   log: Log;
   clock: Clock;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
@@ -117,7 +91,6 @@ export function toEpisodeDto(
 /** Episodes: upload through the media pipeline, the list of a show, and listening progress. */
 export function createEpisodesService(deps: EpisodesServiceDeps) {
   const { episodes, storage, log } = deps;
-  let tempReady: Promise<unknown> | undefined;
 
   /** The episode and its show, if `userId` created the show (404 / 403 otherwise). */
   async function managedEpisode(userId: string, episodeId: string) {
@@ -147,51 +120,23 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
 
     /**
      * Spec §5 episode upload, all or nothing: the show must be the caller's (checked before
-     * the body is read); fields are checked as they arrive; the audio (declared audio/*) is
-     * streamed to a temp file, counted, sniffed, parsed and decoded like a song's; then it is
-     * stored in the podcasts bucket and the row is written with its media job in one
-     * transaction. Any failure deletes what was stored; the temp file always goes.
+     * the body is read); the form (podcasts.forms.ts) checks the fields as they arrive and
+     * streams the audio (declared audio/*) to a temp file, counted and sniffed; here it is
+     * parsed and decoded like a song's, stored in the podcasts bucket, and the row is written
+     * with its media job in one transaction. Any failure deletes what was stored; the route
+     * removes the temp file.
      */
     async upload(
       userId: string,
       podcastId: string,
-      parts: AsyncIterable<IncomingPart>,
+      upload: IncomingUpload<typeof episodeForm>,
     ): Promise<EpisodeDto> {
       const show = await ownedShow(deps.shows, userId, podcastId);
-      await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
-      const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
-      const raw: Record<string, string> = {};
-      let audio: ReceivedAudio | null = null;
-      let audioSeen = false;
+      const { fields, files } = await upload.read();
+      const { audio } = files;
       const stored: Array<[Bucket, string]> = [];
       try {
-        for await (const part of parts) {
-          if (part.kind === 'field') {
-            keepField(raw, part.name, part.value);
-            // Each field as it arrives: a bad one fails before a large file is read.
-            parseFields(episodeFields, { [part.name]: part.value });
-            continue;
-          }
-          if (part.name !== 'audio' || audioSeen) throw unexpectedFile(part);
-          audioSeen = true;
-          // A form whose file input was left empty sends a nameless, empty part.
-          if (part.filename === '') {
-            part.stream.resume();
-            continue;
-          }
-          if (!part.mimeType.toLowerCase().startsWith('audio/')) {
-            part.stream.resume();
-            throw new AppError(ErrorCode.unsupportedMedia, podcastMessages.audioType, {
-              field: 'audio',
-              reason: 'type',
-            });
-          }
-          audio = await receiveAudio(part.stream, tempPath, part.truncated, EPISODE_AUDIO);
-        }
-        const fields = parseFields(episodeFields, raw);
-        if (!fields.title) throw validation(podcastMessages.episodeTitleRequired, 'title');
-        if (!audio) throw validation(podcastMessages.audioRequired, 'audio');
-        const facts = await probeAudio(audio, deps.ffmpeg, log, EPISODE_AUDIO);
+        const facts = await probeAudio(audio, deps.ffmpeg, log);
 
         const key = newKey(facts.extension);
         const mime = MEDIA_TYPES[facts.extension];
@@ -226,8 +171,6 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
       } catch (error) {
         await discardStored(storage, log, stored);
         throw error;
-      } finally {
-        await fsp.rm(tempPath, { force: true });
       }
     },
 

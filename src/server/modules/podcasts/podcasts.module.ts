@@ -1,24 +1,37 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
+import type { PodcastDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
-import {
-  createEpisodeMediaJob,
-  enqueueEpisodeMedia,
-  EPISODE_MEDIA_JOB,
-} from './episode-media.job.ts';
-import { createEpisodeMediaRepository } from './episode-media.repository.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
-import { createEpisodesRepository } from './episodes.repository.ts';
+import { createEpisodeMediaRepository, createEpisodesRepository } from './episodes.repository.ts';
 import { createEpisodesService } from './episodes.service.ts';
 import { createPodcastsRepository } from './podcasts.repository.ts';
 import { podcastsRoutes } from './podcasts.routes.ts';
 import { createPodcastsService } from './podcasts.service.ts';
+import type { Db } from '../../db/client.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { enqueueMediaJob, type MediaJobKind } from '../../media/media-job.ts';
+
+/** An episode's media job: a song's (ADR 0018) on episodes, in the podcasts bucket. */
+const EPISODE_MEDIA: MediaJobKind = {
+  name: 'podcasts.episode-media',
+  idField: 'episodeId',
+  bucket: 'podcasts',
+  label: 'episode',
+};
 
 /** An episode's media job, for episodes written outside this module (the demo seed). */
-export { enqueueEpisodeMedia } from './episode-media.job.ts';
+export const enqueueEpisodeMedia = (jobs: JobQueue, episodeId: string, tx?: Db) =>
+  enqueueMediaJob(jobs, EPISODE_MEDIA, episodeId, tx);
 /** A show's public feed URL and its podcast:guid (the feed module and the demo seed). */
 export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
+
+/** What other modules may ask of podcasts. */
+export type PodcastsModule = FeatureModule & {
+  /** Spec §7: shows whose title or description contains `query`, best match first. */
+  searchShows(query: string, limit: number): Promise<PodcastDto[]>;
+};
 
 /**
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
@@ -30,23 +43,12 @@ export function createPodcastsModule(
     media: mediaModule,
     notifications,
   }: {
-    media: Pick<MediaModule, 'publicUrl'>;
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
   },
-): FeatureModule {
+): PodcastsModule {
   const db = ctx.database.db;
   const media = createEpisodeMediaRepository(db);
-  const mediaJob = createEpisodeMediaJob({
-    rows: media,
-    storage: ctx.storage,
-    ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
-    log: ctx.log,
-  });
-  ctx.jobs.register(EPISODE_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
-    onDead: mediaJob.onDead,
-  });
   const shows = createPodcastsRepository(db);
   const episodes = createEpisodesService({
     shows,
@@ -55,12 +57,11 @@ export function createPodcastsModule(
     progress: createEpisodeProgressRepository(db),
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
     log: ctx.log,
     clock: ctx.clock,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
     publicUrl: mediaModule.publicUrl,
-    enqueueMedia: (episodeId, tx) => enqueueEpisodeMedia(ctx.jobs, episodeId, tx),
+    enqueueMedia: mediaModule.registerJob(EPISODE_MEDIA, media),
     announceRelease: (show, title, tx) =>
       notifications.notifyFollowers(
         show.creatorId,
@@ -84,9 +85,10 @@ export function createPodcastsModule(
     publicUrl: ctx.env.publicUrl,
     mediaUrl: mediaModule.publicUrl,
   });
-  const routes = podcastsRoutes({ podcasts, episodes });
+  const routes = podcastsRoutes({ podcasts, episodes, tempDir: mediaModule.tempDir });
   return {
     name: 'podcasts',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    searchShows: podcasts.search,
   };
 }

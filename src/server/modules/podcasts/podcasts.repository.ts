@@ -1,5 +1,6 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { containsCi, containsPattern } from '../../db/contains-pattern.ts';
 import {
   podcastEpisodeRenditions,
   podcastEpisodes,
@@ -8,6 +9,7 @@ import {
 } from '../../db/schema/index.ts';
 
 export type NewShow = typeof podcasts.$inferInsert;
+export type PodcastRow = typeof podcasts.$inferSelect;
 /** A show with what its DTO needs beyond the row: the creator's name, its episode count. */
 export type ShowRow = typeof podcasts.$inferSelect & {
   creatorName: string | null;
@@ -55,6 +57,21 @@ export function createPodcastsRepository(db: Db) {
     },
 
     /** A creator's shows, newest first (the upload form's choice of show). */
+    /** Spec §7: shows whose title or description contains `query`, best match first. */
+    async search(query: string, limit: number): Promise<PodcastRow[]> {
+      const pattern = containsPattern(query);
+      return db
+        .select()
+        .from(podcasts)
+        .where(or(containsCi(podcasts.title, pattern), containsCi(podcasts.description, pattern)))
+        .orderBy(
+          desc(sql`similarity(${podcasts.title}, ${query})`),
+          desc(podcasts.createdAt),
+          desc(podcasts.id),
+        )
+        .limit(limit);
+    },
+
     async byCreator(creatorId: string): Promise<ShowRow[]> {
       return (
         await shows()

@@ -1,5 +1,3 @@
-import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   episodeDto,
@@ -11,58 +9,26 @@ import {
   podcastList,
   podcastShowDto,
 } from '../../../contracts/podcasts.contract.ts';
-import { PODCAST_CATEGORIES, podcastLimits } from '../../../core/validation/podcast.rules.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
-import {
-  multipartDoc,
-  partsOf,
-  type MultipartField,
-  type MultipartLimits,
-} from '../../http/multipart-parts.ts';
+import { acceptUploads, withUpload } from '../../media/upload-form.ts';
 import type { EpisodesService } from './episodes.service.ts';
+import { episodeForm, showEditForm, showForm } from './podcasts.forms.ts';
 import type { PodcastsService } from './podcasts.service.ts';
-
-// The parser's own ceilings; the services enforce the spec limits per part while streaming.
-// A file may reach its limit + 1 byte here so the service sees the byte that breaks it.
-// Text fields up to 32 kB: a 5,000-character description of 4-byte characters fits.
-const showLimits: MultipartLimits = {
-  fileSize: podcastLimits.coverMaxBytes + 1,
-  files: 2,
-  fields: 6,
-  parts: 8,
-  fieldSize: 32 * 1024,
-  fieldNameSize: 64,
-  headerPairs: 20,
-};
-const episodeLimits: MultipartLimits = { ...showLimits, fileSize: podcastLimits.audioMaxBytes + 1 };
-
-const showParts = (request: FastifyRequest) => partsOf(request, showLimits);
-const episodeParts = (request: FastifyRequest) => partsOf(request, episodeLimits);
-
-const showForm = (titleRequired: boolean): Record<string, MultipartField> => ({
-  title: {
-    maxLength: podcastLimits.titleMax,
-    ...(titleRequired ? { required: true } : {}),
-    description: 'the show title (1–200 characters)',
-  },
-  description: { maxLength: podcastLimits.descriptionMax, description: 'optional' },
-  language: { maxLength: podcastLimits.languageMax, description: 'a language tag, e.g. en' },
-  category: { enum: PODCAST_CATEGORIES, description: 'an Apple Podcasts category' },
-  explicit: { enum: ['true', 'false'], description: "'true' or 'false'" },
-  cover: { file: true, description: 'optional cover image ≤ 5 MB' },
-});
 
 export const podcastsRoutes =
   ({
     podcasts,
     episodes,
+    tempDir,
   }: {
     podcasts: PodcastsService;
     episodes: EpisodesService;
+    /** Where an episode's audio waits while it is checked: `${DATA_DIR}/tmp`. */
+    tempDir: string;
   }): FastifyPluginAsyncZod =>
   async (app) => {
     // Registered here, not app-wide: only these routes (and songs') take multipart bodies.
-    await app.register(multipart, { limits: episodeLimits, throwFileSizeLimit: true });
+    await acceptUploads(app, episodeForm);
 
     app.get(
       '/podcasts',
@@ -112,12 +78,15 @@ export const podcastsRoutes =
         schema: {
           tags: ['podcasts'],
           summary: 'Create a show (optional cover ≤ 5 MB)',
-          ...multipartDoc(showForm(true)),
+          ...showForm.doc,
           response: { 201: podcastShowDto },
         },
       },
       async (request, reply) => {
-        const show = await podcasts.create(requirePrincipal(request).userId, showParts(request));
+        const { userId } = requirePrincipal(request);
+        const show = await withUpload(request, showForm, {}, (upload) =>
+          podcasts.create(userId, upload),
+        );
         return reply.status(201).send(show);
       },
     );
@@ -130,13 +99,15 @@ export const podcastsRoutes =
         schema: {
           tags: ['podcasts'],
           summary: 'Edit a show; a new cover replaces the old (its creator only)',
-          ...multipartDoc(showForm(false)),
+          ...showEditForm.doc,
           params: podcastIdParams,
           response: { 200: podcastShowDto },
         },
       },
       async (request) =>
-        podcasts.update(requirePrincipal(request).userId, request.params.id, showParts(request)),
+        withUpload(request, showEditForm, {}, (upload) =>
+          podcasts.update(requirePrincipal(request).userId, request.params.id, upload),
+        ),
     );
 
     app.delete(
@@ -163,32 +134,15 @@ export const podcastsRoutes =
         schema: {
           tags: ['podcasts'],
           summary: 'Upload an episode to a show (its creator only; audio ≤ 100 MB)',
-          ...multipartDoc({
-            audio: {
-              file: true,
-              required: true,
-              description: 'audio/*: MP3, WAV, FLAC, Ogg or M4A',
-            },
-            title: {
-              maxLength: podcastLimits.episodeTitleMax,
-              required: true,
-              description: 'the episode title',
-            },
-            description: {
-              maxLength: podcastLimits.episodeDescriptionMax,
-              description: 'optional',
-            },
-            episode_number: { maxLength: 9, description: 'a whole number ≥ 1; default 1' },
-          }),
+          ...episodeForm.doc,
           params: podcastIdParams,
           response: { 201: episodeDto },
         },
       },
       async (request, reply) => {
-        const episode = await episodes.upload(
-          requirePrincipal(request).userId,
-          request.params.id,
-          episodeParts(request),
+        const { userId } = requirePrincipal(request);
+        const episode = await withUpload(request, episodeForm, { tempDir }, (upload) =>
+          episodes.upload(userId, request.params.id, upload),
         );
         return reply.status(201).send(episode);
       },

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
-  podcastFields,
   type PodcastDetail,
   type PodcastFields,
   type PodcastShowDto,
 } from '../../../contracts/podcasts.contract.ts';
+import type { PodcastDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   PODCAST_CATEGORIES,
@@ -13,14 +13,14 @@ import {
   podcastMessages,
   type PodcastCategory,
 } from '../../../core/validation/podcast.rules.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
 import type { MediaUrls } from '../../media/media-dto.ts';
-import { processCover, receiveCover } from '../../media/media-intake.ts';
+import { processImage, type ReceivedImage } from '../../media/media-intake.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { EpisodesService } from './episodes.service.ts';
 import { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
-import { keepField, parseFields, unexpectedFile } from '../../http/multipart-fields.ts';
+import type { showEditForm, showForm } from './podcasts.forms.ts';
 import type { PodcastsRepository, ShowPatch, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
 
@@ -38,9 +38,6 @@ export type PodcastsServiceDeps = {
 };
 
 export type PodcastsService = ReturnType<typeof createPodcastsService>;
-
-/** PATCH: the same fields, each optional; still strict (unknown fields refused). */
-const podcastPatch = podcastFields.partial();
 
 /** The changes a form's fields make; an empty description clears it. */
 function changesOf(fields: Partial<PodcastFields>): ShowPatch {
@@ -77,35 +74,11 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
     updated_at: row.updatedAt?.toISOString() ?? null,
   });
 
-  /**
-   * A show form's parts: text fields by the contract's schema (unknown or repeated fields
-   * refused), and an optional `cover` image read into memory (≤ 5 MB, checked like a song's).
-   */
-  async function readForm<T>(
-    parts: AsyncIterable<IncomingPart>,
-    parse: (fields: Record<string, string>) => T,
-  ): Promise<{ fields: T; cover: Buffer | null }> {
-    const raw: Record<string, string> = {};
-    let cover: Buffer | null = null;
-    let coverSeen = false;
-    for await (const part of parts) {
-      if (part.kind === 'field') {
-        keepField(raw, part.name, part.value);
-        // Each field as it arrives: a bad one fails before the cover is read.
-        parseFields(podcastPatch, { [part.name]: part.value });
-        continue;
-      }
-      if (part.name !== 'cover' || coverSeen) throw unexpectedFile(part);
-      coverSeen = true;
-      cover = await receiveCover(part.stream, part.truncated);
-    }
-    // An empty part is a form whose cover input was left empty.
-    return { fields: parse(raw), cover: cover && cover.length > 0 ? cover : null };
-  }
-
   /** Decodes and re-encodes a cover (no metadata, ≤ 1000 px) and stores it. */
-  async function storeCover(input: Buffer): Promise<{ url: string; key: string; object: string }> {
-    const image = await processCover(input);
+  async function storeCover(
+    input: ReceivedImage,
+  ): Promise<{ url: string; key: string; object: string }> {
+    const image = await processImage(input);
     const object = newKey('webp');
     await storage.put('cover-art', object, Readable.from([image]), {
       contentType: MEDIA_TYPES.webp,
@@ -117,6 +90,18 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
   return {
     async all(): Promise<PodcastShowDto[]> {
       return (await shows.all()).map(toShowDto);
+    },
+
+    /** Spec §7 search of type podcasts: shows whose title or description contains `query`. */
+    async search(query: string, limit: number): Promise<PodcastDto[]> {
+      return (await shows.search(query, limit)).map((row) => ({
+        id: row.id,
+        creator_id: row.creatorId,
+        title: row.title,
+        description: row.description,
+        cover_art_url: deps.mediaUrl(row.coverArtUrl),
+        created_at: row.createdAt.toISOString(),
+      }));
     },
 
     async mine(creatorId: string): Promise<PodcastShowDto[]> {
@@ -134,11 +119,14 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
      * A new show of the caller's. Its id is made here, so the feed URL and its podcast:guid
      * (UUIDv5 of that URL) are fixed in the insert and never change after.
      */
-    async create(creatorId: string, parts: AsyncIterable<IncomingPart>): Promise<PodcastShowDto> {
-      const { fields, cover } = await readForm(parts, (raw) =>
-        // No title field at all is the same as an empty one: spec §5's message.
-        parseFields(podcastFields, { title: '', ...raw }),
-      );
+    async create(
+      creatorId: string,
+      upload: IncomingUpload<typeof showForm>,
+    ): Promise<PodcastShowDto> {
+      const {
+        fields,
+        files: { cover },
+      } = await upload.read();
       const id = crypto.randomUUID();
       const stored = cover ? await storeCover(cover) : null;
       try {
@@ -182,10 +170,13 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
     async update(
       userId: string,
       podcastId: string,
-      parts: AsyncIterable<IncomingPart>,
+      upload: IncomingUpload<typeof showEditForm>,
     ): Promise<PodcastShowDto> {
       await ownedShow(shows, userId, podcastId);
-      const { fields, cover } = await readForm(parts, (raw) => parseFields(podcastPatch, raw));
+      const {
+        fields,
+        files: { cover },
+      } = await upload.read();
       const stored = cover ? await storeCover(cover) : null;
       let result;
       try {

@@ -1,25 +1,10 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { socialApi } from '../../../contracts/api/social.api.ts';
-import { AVATAR_FIELD } from '../../../contracts/social.contract.ts';
-import { profileLimits } from '../../../core/validation/profile.rules.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
 import { contractRoute } from '../../http/contract-route.ts';
-import { multipartDoc, partsOf, type MultipartLimits } from '../../http/multipart-parts.ts';
+import { acceptUploads, withUpload } from '../../media/upload-form.ts';
+import { avatarForm } from './profiles.forms.ts';
 import type { ProfilesService } from './profiles.service.ts';
-
-// The parser's ceilings; the service enforces the avatar's limit while reading (+1 byte so it
-// sees the byte that breaks it). Two files, so a stray one reaches the service and is
-// refused by name instead of being dropped by the parser.
-const avatarLimits: MultipartLimits = {
-  fileSize: profileLimits.avatarMaxBytes + 1,
-  files: 2,
-  fields: 2,
-  parts: 4,
-  fieldSize: 1024,
-  fieldNameSize: 64,
-  headerPairs: 20,
-};
 
 export const profilesRoutes =
   ({ profiles }: { profiles: ProfilesService }): FastifyPluginAsyncZod =>
@@ -65,22 +50,18 @@ export const profilesRoutes =
 
     // Its own scope: only this route parses multipart bodies.
     await app.register(async (scope) => {
-      await scope.register(multipart, { limits: avatarLimits, throwFileSizeLimit: true });
+      await acceptUploads(scope, avatarForm);
       contractRoute(scope, socialApi.replaceAvatar, {
         config: { access: 'signed-in' },
         schema: {
           tags: ['social'],
           summary: "Replace the caller's avatar (an image ≤ 5 MB; stored re-encoded as WebP)",
-          ...multipartDoc({
-            [AVATAR_FIELD]: {
-              file: true,
-              required: true,
-              description: 'avatar image ≤ 5 MB (JPEG, PNG, WebP, GIF, AVIF)',
-            },
-          }),
+          ...avatarForm.doc,
         },
         handler: async (request) =>
-          profiles.replaceAvatar(requirePrincipal(request).userId, partsOf(request, avatarLimits)),
+          withUpload(request, avatarForm, {}, (upload) =>
+            profiles.replaceAvatar(requirePrincipal(request).userId, upload),
+          ),
       });
     });
   };

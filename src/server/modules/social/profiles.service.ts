@@ -14,8 +14,8 @@ import {
   profileMessages,
   storedProfileText,
 } from '../../../core/validation/profile.rules.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
-import { processCover, receiveCover } from '../../media/media-intake.ts';
+import { processImage } from '../../media/media-intake.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
 import {
   isValidKey,
   MEDIA_TYPES,
@@ -26,6 +26,7 @@ import {
 } from '../../storage/storage.ts';
 import { discardStored } from '../../storage/stored-objects.ts';
 import { decodeCursor, pageOf } from './list-position.ts';
+import type { avatarForm } from './profiles.forms.ts';
 import type { ProfileRow, ProfilesRepository } from './profiles.repository.ts';
 
 type Log = { error(obj: object, msg: string): void };
@@ -65,26 +66,6 @@ export function toProfileDto(row: ProfileRow, viewerId: string): ProfileDto {
 
 const notFound = () => new AppError(ErrorCode.notFound, profileMessages.notFound);
 
-const validation = (message: string, field: string, details: Record<string, unknown> = {}) =>
-  new AppError(ErrorCode.validation, message, { field, ...details });
-
-/**
- * The image checks are the song cover's (media-intake: decoded and re-encoded, SVG and
- * anything that does not decode refused); their errors name the cover, these name the avatar.
- */
-function asAvatarError(error: unknown): unknown {
-  if (!(error instanceof AppError) || error.details?.field !== 'cover') return error;
-  if (error.code === ErrorCode.payloadTooLarge)
-    return new AppError(error.code, profileMessages.avatarTooLarge, {
-      field: AVATAR_FIELD,
-      maxBytes: profileLimits.avatarMaxBytes,
-    });
-  return new AppError(error.code, profileMessages.avatarNotImage, {
-    ...error.details,
-    field: AVATAR_FIELD,
-  });
-}
-
 /** Profiles (spec §2 Profile, §4 profile edit, §5 profile rules). */
 export function createProfilesService(deps: ProfilesServiceDeps) {
   const { profiles, storage, log } = deps;
@@ -122,30 +103,17 @@ export function createProfilesService(deps: ProfilesServiceDeps) {
     },
 
     /**
-     * A new avatar: every part is read first (a stray part refuses the whole request), the
-     * image is decoded and re-encoded as WebP, stored under a fresh key, then the row points
-     * at it; the previous file is deleted once that has committed. Anything refused stores
-     * nothing.
+     * A new avatar: every part is read first (a stray part refuses the whole request,
+     * profiles.forms.ts), the image is decoded and re-encoded as WebP, stored under a fresh
+     * key, then the row points at it; the previous file is deleted once that has committed.
+     * Anything refused stores nothing.
      */
-    async replaceAvatar(userId: string, parts: AsyncIterable<IncomingPart>): Promise<ProfileDto> {
-      let input: Buffer | null = null;
-      try {
-        for await (const part of parts) {
-          if (part.kind !== 'file') continue;
-          if (part.name !== AVATAR_FIELD || input) {
-            part.stream.resume();
-            const name = part.name.slice(0, 50);
-            throw validation(`Unexpected file field "${name}"`, name);
-          }
-          input = await receiveCover(part.stream, part.truncated);
-        }
-        if (!input || input.length === 0)
-          throw validation(profileMessages.avatarRequired, AVATAR_FIELD);
-        input = await processCover(input);
-      } catch (error) {
-        throw asAvatarError(error);
-      }
-
+    async replaceAvatar(
+      userId: string,
+      upload: IncomingUpload<typeof avatarForm>,
+    ): Promise<ProfileDto> {
+      const { files } = await upload.read();
+      const input = await processImage(files[AVATAR_FIELD]);
       const key = await avatarKey(userId);
       await storage.put(AVATAR_BUCKET, key, Readable.from([input]), {
         contentType: MEDIA_TYPES.webp,

@@ -2,61 +2,51 @@ import { notificationNotices } from '../../../core/validation/notification.rules
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import { crashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
-import { withAdmission } from './search-admission.ts';
-import { withSearchCache } from './search-cache.ts';
-import { createSongsRepository, type SongsRepository } from './songs.repository.ts';
-import type { Clock } from '../../../core/clock.ts';
+import { catalogueWrites, type CatalogueWriteListener } from './catalogue-writes.ts';
+import {
+  createSongMediaRepository,
+  createSongsRepository,
+  type SongRow,
+} from './songs.repository.ts';
 import { songsRoutes } from './songs.routes.ts';
-import { createSongMediaRepository } from './song-media.repository.ts';
-import { createSongMediaJob, enqueueSongMedia, SONG_MEDIA_JOB } from './song-media.job.ts';
 import { createSongsService } from './songs.service.ts';
+import type { Db } from '../../db/client.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { enqueueMediaJob, type MediaJobKind } from '../../media/media-job.ts';
 
-/** A song's media job, for songs written outside this module (the demo seed). */
-export { enqueueSongMedia } from './song-media.job.ts';
+/**
+ * A song's media job: songs' originals and outputs live in the music bucket (ADR 0014); the
+ * migration that added it enqueues it by this name too.
+ */
+const SONG_MEDIA: MediaJobKind = {
+  name: 'songs.media',
+  idField: 'songId',
+  bucket: 'music',
+  label: 'song',
+};
+
+/** A song's row as stored: what other modules that read songs' tables hand back (search). */
+export type { SongRow } from './songs.repository.ts';
 
 /** What other modules may ask of the catalogue. */
 export type SongsModule = FeatureModule & {
   /** Songs as the API sends them (signed media URLs), in the order of `ids`; missing ones left out. */
   songsByIds(ids: string[]): Promise<SongDto[]>;
+  /** Rows read from songs' tables (search) as the API sends them, in their order. */
+  songDtos(rows: SongRow[]): Promise<SongDto[]>;
+  /** The external catalogue's tracks for `query` as songs (never stored; spec §7). */
+  externalSongs(query: string, now: Date): Promise<SongDto[]>;
+  /** Hears of every write to songs, before it starts and once it has ended (ADR 0011). */
+  onCatalogueWrite(listener: CatalogueWriteListener): void;
 };
 
 /**
- * The songs repository as the service reads it (ADR 0011): search answers cached, and
- * admission under the cache, so that a cached answer never waits for a place.
- */
-export function readsForSearch(
-  repository: SongsRepository,
-  options: { ttlMs: number; limit: number; clock: Clock },
-): SongsRepository {
-  return withSearchCache(
-    withAdmission(repository, { limit: options.limit, methods: ['searchForgivingTypos'] }),
-    {
-      ttlMs: options.ttlMs,
-      maxEntries: 1000,
-      clock: options.clock,
-      // Podcasts are written elsewhere (no invalidation here), so their search is not kept.
-      cached: ['searchForgivingTypos'],
-      reads: [
-        'search',
-        'correctTypos',
-        'findById',
-        'findByIds',
-        'displayNameOf',
-        'newest',
-        'mostPlayed',
-        'byGenre',
-        'searchPodcasts',
-      ],
-    },
-  );
-}
-
-/**
- * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
- * each song's media job (renditions, loudness, waveform: docs/decisions/0014).
+ * The catalogue: upload, edit, delete, home, browse (spec §2, §5), under /api; and each
+ * song's media job (renditions, loudness, waveform: docs/decisions/0014). Search is its own
+ * module, which reads songs' tables and hears of their writes here.
  */
 export function createSongsModule(
   ctx: ModuleContext,
@@ -64,7 +54,7 @@ export function createSongsModule(
     media: mediaModule,
     notifications,
   }: {
-    media: Pick<MediaModule, 'publicUrl'>;
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
   },
 ): SongsModule {
@@ -72,24 +62,11 @@ export function createSongsModule(
   const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
   const crash = crashPoint(ctx.env.testCrashAt);
-  const mediaJob = createSongMediaJob({
-    rows: media,
-    storage: ctx.storage,
-    ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
-    log: ctx.log,
-    crash,
-  });
-  ctx.jobs.register(SONG_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
-    onDead: mediaJob.onDead,
-  });
+  const enqueueMedia = mediaModule.registerJob(SONG_MEDIA, media, crash);
+  const writes = catalogueWrites();
+  const repository = createSongsRepository(ctx.database.db);
   const songs = createSongsService({
-    songs: readsForSearch(createSongsRepository(ctx.database.db), {
-      ttlMs: ctx.env.searchCacheSeconds * 1000,
-      limit: ctx.env.searchConcurrency,
-      clock: ctx.clock,
-    }),
+    songs: { ...repository.reads, ...writes.announcing(repository.writes) },
     storage: ctx.storage,
     catalogue: createItunesProvider({
       baseUrl: ctx.env.catalogueUrl,
@@ -98,7 +75,6 @@ export function createSongsModule(
       log: ctx.log,
       clock: ctx.clock,
     }),
-    tempDir: uploadTempDir(ctx.env),
     ffmpeg,
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never
@@ -106,7 +82,7 @@ export function createSongsModule(
     publicUrl: mediaModule.publicUrl,
     crash,
     media,
-    enqueueMedia: (songId, tx) => enqueueSongMedia(ctx.jobs, songId, tx),
+    enqueueMedia,
     announceRelease: (artistId, { artist, title }, tx) =>
       notifications.notifyFollowers(
         artistId,
@@ -114,10 +90,17 @@ export function createSongsModule(
         tx,
       ),
   });
-  const routes = songsRoutes({ songs, clock: ctx.clock });
+  const routes = songsRoutes({ songs, clock: ctx.clock, tempDir: mediaModule.tempDir });
   return {
     name: 'songs',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
     songsByIds: (ids) => songs.byIds(ids),
+    songDtos: songs.dtos,
+    externalSongs: songs.external,
+    onCatalogueWrite: writes.listen,
   };
 }
+
+/** A song's media job, for songs written outside this module (the demo seed). */
+export const enqueueSongMedia = (jobs: JobQueue, songId: string, tx?: Db) =>
+  enqueueMediaJob(jobs, SONG_MEDIA, songId, tx);

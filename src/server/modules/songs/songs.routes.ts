@@ -1,44 +1,33 @@
-import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   browseResponse,
   homeResponse,
-  searchQuery,
-  searchResponse,
   songDto,
   songEditBody,
   songIdParams,
   songList,
   songListQuery,
 } from '../../../contracts/songs.contract.ts';
-import { songLimits } from '../../../core/validation/song.rules.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
-import { multipartDoc, partsOf, type MultipartLimits } from '../../http/multipart-parts.ts';
+import { acceptUploads, withUpload } from '../../media/upload-form.ts';
+import { songCoverForm, songUploadForm } from './songs.forms.ts';
 import type { SongsService } from './songs.service.ts';
 
-// The parser's own ceilings; the service enforces the spec limits per part while streaming.
-// Audio may reach 100 MB + 1 byte here so the service sees the byte that breaks the limit.
-// With ≤ 2 files, ≤ 4 small fields and the cover cut at 5 MB by the service, a request body
-// never gets read past ~106 MB.
-const multipartLimits: MultipartLimits = {
-  fileSize: songLimits.audioMaxBytes + 1,
-  files: 2,
-  fields: 4,
-  parts: 6,
-  fieldSize: 4 * 1024,
-  fieldNameSize: 64,
-  headerPairs: 20,
-};
-
-const songParts = (request: FastifyRequest) => partsOf(request, multipartLimits);
-
 export const songsRoutes =
-  ({ songs, clock }: { songs: SongsService; clock: Clock }): FastifyPluginAsyncZod =>
+  ({
+    songs,
+    clock,
+    tempDir,
+  }: {
+    songs: SongsService;
+    clock: Clock;
+    /** Where an upload's audio waits while it is checked: `${DATA_DIR}/tmp`. */
+    tempDir: string;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     // Registered here, not app-wide: only these routes take multipart bodies.
-    await app.register(multipart, { limits: multipartLimits, throwFileSizeLimit: true });
+    await acceptUploads(app, songUploadForm);
 
     app.post(
       '/songs',
@@ -47,21 +36,15 @@ export const songsRoutes =
         schema: {
           tags: ['songs'],
           summary: 'Upload a song (audio ≤ 100 MB, optional cover ≤ 5 MB) in one request',
-          ...multipartDoc({
-            file: { file: true, required: true, description: 'audio: MP3, WAV, FLAC, Ogg or M4A' },
-            cover: { file: true, description: 'optional cover image ≤ 5 MB' },
-            title: {
-              maxLength: songLimits.titleMax,
-              description: 'defaults to the tag title, then the file name',
-            },
-            genre: { maxLength: songLimits.genreMax, description: 'defaults to the tag genre' },
-          }),
+          ...songUploadForm.doc,
           response: { 201: songDto },
         },
       },
       async (request, reply) => {
         const { userId } = requirePrincipal(request);
-        const song = await songs.upload(userId, songParts(request));
+        const song = await withUpload(request, songUploadForm, { tempDir }, (upload) =>
+          songs.upload(userId, upload),
+        );
         return reply.status(201).send(song);
       },
     );
@@ -144,15 +127,15 @@ export const songsRoutes =
         schema: {
           tags: ['songs'],
           summary: "Replace a song's cover art (its artist only)",
-          ...multipartDoc({
-            cover: { file: true, required: true, description: 'image ≤ 5 MB' },
-          }),
+          ...songCoverForm.doc,
           params: songIdParams,
           response: { 200: songDto },
         },
       },
       async (request) =>
-        songs.replaceCover(requirePrincipal(request).userId, request.params.id, songParts(request)),
+        withUpload(request, songCoverForm, {}, (upload) =>
+          songs.replaceCover(requirePrincipal(request).userId, request.params.id, upload),
+        ),
     );
 
     app.post(
@@ -187,19 +170,5 @@ export const songsRoutes =
         await songs.remove(requirePrincipal(request).userId, request.params.id);
         return reply.status(204).send();
       },
-    );
-
-    app.get(
-      '/search',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['songs'],
-          summary: 'Search songs (title, genre or artist; typos forgiven) or podcasts; limit 20',
-          querystring: searchQuery,
-          response: { 200: searchResponse },
-        },
-      },
-      async (request) => songs.search(request.query, clock.now()),
     );
   };

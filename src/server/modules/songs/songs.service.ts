@@ -1,24 +1,21 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { PodcastDto, SongDto } from '../../../contracts/songs.contract.ts';
+import type { SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   defaultSongGenre,
   defaultSongTitle,
   genreFilterValue,
   listSizes,
-  songGenreRule,
   songLimits,
-  songMessages,
-  songTitleRule,
-  type SearchSort,
-  type SearchType,
 } from '../../../core/validation/song.rules.ts';
-import type { PodcastRow, SongRow, SongsRepository, Tx } from './songs.repository.ts';
-import type { RenditionRow, SongMediaRepository } from './song-media.repository.ts';
+import type {
+  RenditionRow,
+  SongMediaRepository,
+  SongRow,
+  SongsRepository,
+  Tx,
+} from './songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { Ffmpeg } from '../../media/ffmpeg.ts';
@@ -27,32 +24,17 @@ import type {
   CatalogueProvider,
   ExternalTrack,
 } from '../../providers/catalogue/catalogue-provider.ts';
-import {
-  probeAudio,
-  processCover,
-  receiveAudio,
-  receiveCover,
-  type AudioIntakeRules,
-  type ReceivedAudio,
-} from '../../media/media-intake.ts';
+import { probeAudio, processImage } from '../../media/media-intake.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
-import type { IncomingPart } from '../../http/multipart-parts.ts';
+import type { IncomingUpload } from '../../media/upload-form.ts';
+import type { songCoverForm, songUploadForm } from './songs.forms.ts';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-
-/** A song's audio: the form's `file` field and spec §5/§8's song messages. */
-const SONG_AUDIO: AudioIntakeRules = {
-  field: 'file',
-  maxBytes: songLimits.audioMaxBytes,
-  messages: { tooLarge: songMessages.audioTooLarge, invalid: songMessages.audioInvalid },
-};
 
 export type SongsServiceDeps = {
   songs: SongsRepository;
   storage: Storage;
   catalogue: CatalogueProvider;
-  /** Where audio waits while it is checked: `${DATA_DIR}/tmp`. */
-  tempDir: string;
   /** Measures uploaded audio by decoding it. */
   ffmpeg: Ffmpeg;
   log: Log;
@@ -130,34 +112,6 @@ export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
   };
 }
 
-function toPodcastDto(row: PodcastRow, publicUrl: MediaUrls): PodcastDto {
-  return {
-    id: row.id,
-    creator_id: row.creatorId,
-    title: row.title,
-    description: row.description,
-    cover_art_url: publicUrl(row.coverArtUrl),
-    created_at: row.createdAt.toISOString(),
-  };
-}
-
-const validation = (message: string, field: string) =>
-  new AppError(ErrorCode.validation, message, { field });
-
-function parseField(
-  rule: typeof songTitleRule,
-  value: string,
-  truncated: boolean,
-  message: string,
-  field: string,
-) {
-  // A value the parser cut at its field-size limit is longer than any limit we have.
-  if (truncated) throw validation(message, field);
-  const r = rule.safeParse(value);
-  if (!r.success) throw validation(r.error.issues[0]?.message ?? message, field);
-  return r.data;
-}
-
 export function createSongsService(deps: SongsServiceDeps) {
   const { songs, storage, catalogue, log } = deps;
   /** Rows as DTOs with their renditions: one query for a whole list. */
@@ -169,22 +123,11 @@ export function createSongsService(deps: SongsServiceDeps) {
     return rows.map((row) => toSongDto(row, deps.publicUrl, bySong.get(row.id)));
   };
   const songDto = async (row: SongRow): Promise<SongDto> => (await songDtos([row]))[0]!;
-  // While the search cache keeps an answer it hands back the same array, so its DTOs are
-  // built once: a repeated search costs no renditions query and no signing. They are as old
-  // as the rows (at most SEARCH_CACHE_SECONDS ≤ 1 h), and signed URLs stay valid ≥ 6 h.
-  const searchDtoMemo = new WeakMap<SongRow[], Promise<SongDto[]>>();
-  const searchDtos = (rows: SongRow[]): Promise<SongDto[]> => {
-    let dtos = searchDtoMemo.get(rows);
-    if (!dtos) {
-      dtos = songDtos(rows);
-      searchDtoMemo.set(rows, dtos);
-      dtos.catch(() => searchDtoMemo.delete(rows));
-    }
-    return dtos;
-  };
-  const podcastDto = (row: PodcastRow) => toPodcastDto(row, deps.publicUrl);
-  let tempReady: Promise<unknown> | undefined;
-
+  /** The external catalogue's tracks for `query`, as songs: never stored (spec §7). */
+  const external = async (query: string, now: Date): Promise<SongDto[]> =>
+    (await catalogue.searchTracks(query, listSizes.externalFallback)).map((t) =>
+      externalToSongDto(t, now),
+    );
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   async function storeCover(image: Buffer): Promise<string> {
@@ -210,58 +153,28 @@ export function createSongsService(deps: SongsServiceDeps) {
   }
 
   return {
+    /** Rows as DTOs (signed URLs, renditions): for rows other modules read (search). */
+    dtos: songDtos,
+
+    external,
+
     /**
-     * Spec §5 upload, all or nothing (product.md §3): fields are checked as they arrive, the
-     * audio is streamed to a temp file (counted and sniffed), parsed, then stored with a
-     * server-made key; the cover is decoded and re-encoded. Any failure deletes what was
-     * stored; the temp file always goes.
+     * Spec §5 upload, all or nothing (product.md §3): the form (songs.forms.ts) checks its
+     * fields as they arrive and streams the audio to a temp file (counted and sniffed); here
+     * it is parsed, then stored with a server-made key; the cover is decoded and re-encoded.
+     * Any failure deletes what was stored; the route removes the temp file.
      */
-    async upload(artistId: string, parts: AsyncIterable<IncomingPart>): Promise<SongDto> {
-      await (tempReady ??= fsp.mkdir(deps.tempDir, { recursive: true }));
-      const tempPath = path.join(deps.tempDir, `${crypto.randomUUID()}.upload`);
-      let audio: (ReceivedAudio & { filename: string }) | null = null;
-      let coverInput: Buffer | null = null;
-      let title: string | undefined;
-      let genre: string | undefined;
+    async upload(
+      artistId: string,
+      upload: IncomingUpload<typeof songUploadForm>,
+    ): Promise<SongDto> {
+      const { fields, files } = await upload.read();
+      const audio = files.file;
       const stored: Array<[Bucket, string]> = [];
       try {
-        for await (const part of parts) {
-          if (part.kind === 'field') {
-            if (part.name === 'title')
-              title = parseField(
-                songTitleRule,
-                part.value,
-                part.truncated,
-                songMessages.titleTooLong,
-                'title',
-              );
-            else if (part.name === 'genre')
-              genre = parseField(
-                songGenreRule,
-                part.value,
-                part.truncated,
-                songMessages.genreTooLong,
-                'genre',
-              );
-            continue;
-          }
-          if (part.name === 'file' && !audio) {
-            const received = await receiveAudio(part.stream, tempPath, part.truncated, SONG_AUDIO);
-            if (received) audio = { ...received, filename: part.filename };
-          } else if (part.name === 'cover' && !coverInput) {
-            coverInput = await receiveCover(part.stream, part.truncated);
-          } else {
-            part.stream.resume();
-            throw validation(
-              `Unexpected file field "${part.name.slice(0, 50)}"`,
-              part.name.slice(0, 50),
-            );
-          }
-        }
-        if (!audio) throw validation(songMessages.fileRequired, 'file');
         deps.crash?.('upload:received');
-        const facts = await probeAudio(audio, deps.ffmpeg, log, SONG_AUDIO);
-        const cover = coverInput && coverInput.length > 0 ? await processCover(coverInput) : null;
+        const facts = await probeAudio(audio, deps.ffmpeg, log);
+        const cover = files.cover ? await processImage(files.cover) : null;
         const artist = await songs.displayNameOf(artistId);
 
         const fileKey = newKey(facts.extension);
@@ -275,8 +188,8 @@ export function createSongsService(deps: SongsServiceDeps) {
         if (coverKey) stored.push(['cover-art', coverKey]);
         deps.crash?.('upload:cover-stored');
 
-        const songTitle = title || defaultSongTitle(facts.tagTitle, audio.filename);
-        const songGenre = genre || defaultSongGenre(facts.tagGenre);
+        const songTitle = fields.title || defaultSongTitle(facts.tagTitle, audio.filename);
+        const songGenre = fields.genre || defaultSongGenre(facts.tagGenre);
         // The job and the followers' new_release notices commit with the row: no song without
         // its job, no notice of a song that is not there.
         const row = await songs.insertWith(
@@ -303,8 +216,6 @@ export function createSongsService(deps: SongsServiceDeps) {
       } catch (error) {
         await discard(stored);
         throw error;
-      } finally {
-        await fsp.rm(tempPath, { force: true });
       }
     },
 
@@ -344,23 +255,11 @@ export function createSongsService(deps: SongsServiceDeps) {
     async replaceCover(
       userId: string,
       id: string,
-      parts: AsyncIterable<IncomingPart>,
+      upload: IncomingUpload<typeof songCoverForm>,
     ): Promise<SongDto> {
       await ownedSong(userId, id);
-      let input: Buffer | null = null;
-      for await (const part of parts) {
-        if (part.kind !== 'file') continue;
-        if (part.name !== 'cover' || input) {
-          part.stream.resume();
-          throw validation(
-            `Unexpected file field "${part.name.slice(0, 50)}"`,
-            part.name.slice(0, 50),
-          );
-        }
-        input = await receiveCover(part.stream, part.truncated);
-      }
-      if (!input) throw validation('Please select a cover image to upload', 'cover');
-      const image = await processCover(input);
+      const { files } = await upload.read();
+      const image = await processImage(files.cover);
       const key = await storeCover(image);
       let result;
       try {
@@ -424,9 +323,7 @@ export function createSongsService(deps: SongsServiceDeps) {
           external: false,
         };
       }
-      const tracks = (await catalogue.searchTracks('popular', listSizes.externalFallback)).map(
-        (t) => externalToSongDto(t, now),
-      );
+      const tracks = await external('popular', now);
       // The catalogue's own order is its popularity: the first six are "popular", the next "recent".
       return {
         recent: tracks.slice(n, 2 * n),
@@ -446,38 +343,6 @@ export function createSongsService(deps: SongsServiceDeps) {
       const rows =
         genre === null ? await songs.newest(input.limit) : await songs.byGenre(genre, input.limit);
       return songDtos(rows);
-    },
-
-    /**
-     * Spec §7 search. Blank → nothing (the client clears). Songs match on title, genre or
-     * artist name; when none contains the query, a typo-tolerant pass runs, and only when it
-     * finds none either do songs fall back to the external catalogue (type track, limit 20,
-     * asked with the query as typed); its tracks are returned, not stored.
-     */
-    async search(
-      input: { q: string; type: SearchType; genre?: string; sort: SearchSort; limit: number },
-      now: Date,
-    ): Promise<{ songs: SongDto[]; podcasts: PodcastDto[]; external: boolean }> {
-      const q = input.q.trim();
-      if (!q) return { songs: [], podcasts: [], external: false };
-      if (input.type === 'podcasts') {
-        const rows = await songs.searchPodcasts(q, input.limit);
-        return { songs: [], podcasts: rows.map(podcastDto), external: false };
-      }
-      // Nothing contains the query: its misspelt words corrected, if any (ADR 0011).
-      const rows = await songs.searchForgivingTypos({
-        query: q,
-        genre: genreFilterValue(input.genre),
-        sort: input.sort,
-        limit: input.limit,
-      });
-      if (rows.length > 0) return { songs: await searchDtos(rows), podcasts: [], external: false };
-      const tracks = await catalogue.searchTracks(q, listSizes.externalFallback);
-      return {
-        songs: tracks.slice(0, input.limit).map((t) => externalToSongDto(t, now)),
-        podcasts: [],
-        external: tracks.length > 0,
-      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withSearchCache } from './search-cache.ts';
+import { createSearchCache } from './search-cache.ts';
 
 function fakeRepository() {
   const calls: string[] = [];
@@ -41,19 +41,34 @@ function clockAt(ms: number) {
   return clock;
 }
 
-const options = (clock: { now(): Date }, ttlMs = 10_000, maxEntries = 100) => ({
-  ttlMs,
-  maxEntries,
-  clock,
-  cached: ['search'] as const,
-  reads: ['findById'] as const,
-});
+/** The repository's search kept by a cache, and its insert as the songs module runs a write. */
+function cachedOver(
+  { repository }: ReturnType<typeof fakeRepository>,
+  clock: { now(): Date },
+  ttlMs = 10_000,
+  maxEntries = 100,
+) {
+  const cache = createSearchCache({ ttlMs, maxEntries, clock });
+  return {
+    cache,
+    search: cache.keep(repository.search),
+    async insert(row: string) {
+      cache.invalidate();
+      try {
+        await repository.insert(row);
+      } finally {
+        cache.invalidate();
+      }
+    },
+  };
+}
 
-describe('withSearchCache', () => {
+describe('createSearchCache', () => {
   it('answers a repeated search from the cache until the TTL passes', async () => {
-    const { repository, calls } = fakeRepository();
+    const fake = fakeRepository();
+    const { calls } = fake;
     const clock = clockAt(0);
-    const cached = withSearchCache(repository, options(clock));
+    const cached = cachedOver(fake, clock);
     expect(await cached.search({ query: 'x' })).toEqual(['a']);
     expect(await cached.search({ query: 'x' })).toEqual(['a']);
     expect(calls).toEqual(['search:x']);
@@ -66,16 +81,18 @@ describe('withSearchCache', () => {
   });
 
   it('keys on every argument', async () => {
-    const { repository, calls } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
+    const fake = fakeRepository();
+    const { calls } = fake;
+    const cached = cachedOver(fake, clockAt(0));
     await cached.search({ query: 'x' });
     await cached.search({ query: 'y' });
     expect(calls).toEqual(['search:x', 'search:y']);
   });
 
-  it('drops every answer when a write goes through the repository', async () => {
-    const { repository, calls } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
+  it('drops every answer when invalidated around a write', async () => {
+    const fake = fakeRepository();
+    const { calls } = fake;
+    const cached = cachedOver(fake, clockAt(0));
     await cached.search({ query: 'x' });
     await cached.insert('b');
     expect(await cached.search({ query: 'x' })).toEqual(['a', 'b']);
@@ -83,8 +100,9 @@ describe('withSearchCache', () => {
   });
 
   it('does not keep an answer whose query began before a write finished', async () => {
-    const { repository, calls, hold } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
+    const fake = fakeRepository();
+    const { calls, hold } = fake;
+    const cached = cachedOver(fake, clockAt(0));
     const release = hold();
     const stale = cached.search({ query: 'x' }); // reads ['a'], then waits
     await cached.insert('b');
@@ -95,8 +113,9 @@ describe('withSearchCache', () => {
   });
 
   it('shares one query among concurrent identical searches', async () => {
-    const { repository, calls, hold } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
+    const fake = fakeRepository();
+    const { calls, hold } = fake;
+    const cached = cachedOver(fake, clockAt(0));
     const release = hold();
     const answers = Promise.all([1, 2, 3].map(() => cached.search({ query: 'x' })));
     release();
@@ -105,16 +124,18 @@ describe('withSearchCache', () => {
   });
 
   it('never keeps a failure', async () => {
-    const { repository, calls } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
+    const fake = fakeRepository();
+    const { calls } = fake;
+    const cached = cachedOver(fake, clockAt(0));
     await expect(cached.search({ query: 'boom' })).rejects.toThrow('database down');
     await expect(cached.search({ query: 'boom' })).rejects.toThrow('database down');
     expect(calls).toEqual(['search:boom', 'search:boom']);
   });
 
   it('holds at most maxEntries answers, the least recently used dropped first', async () => {
-    const { repository, calls } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0), 10_000, 2));
+    const fake = fakeRepository();
+    const { calls } = fake;
+    const cached = cachedOver(fake, clockAt(0), 10_000, 2);
     await cached.search({ query: 'x' });
     await cached.search({ query: 'y' });
     await cached.search({ query: 'x' }); // x is now the most recent
@@ -124,12 +145,18 @@ describe('withSearchCache', () => {
     expect(calls).toEqual(['search:x', 'search:y', 'search:z', 'search:y']);
   });
 
-  it('passes reads through uncached, and is the repository itself when the TTL is 0', async () => {
-    const { repository, calls } = fakeRepository();
-    const cached = withSearchCache(repository, options(clockAt(0)));
-    await cached.findById('1');
-    await cached.findById('1');
-    expect(calls).toEqual(['find:1', 'find:1']);
-    expect(withSearchCache(repository, options(clockAt(0), 0))).toBe(repository);
+  it('keeps each search apart, and with a TTL of 0 is the search itself', async () => {
+    const fake = fakeRepository();
+    const cache = createSearchCache({ ttlMs: 10_000, maxEntries: 100, clock: clockAt(0) });
+    const search = cache.keep(fake.repository.search);
+    const find = cache.keep(async (input: { query: string }) =>
+      fake.repository.findById(input.query),
+    );
+    await search({ query: '1' });
+    await find({ query: '1' });
+    await find({ query: '1' });
+    expect(fake.calls).toEqual(['search:1', 'find:1']);
+    const off = createSearchCache({ ttlMs: 0, maxEntries: 100, clock: clockAt(0) });
+    expect(off.keep(fake.repository.search)).toBe(fake.repository.search);
   });
 });

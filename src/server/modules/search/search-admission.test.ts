@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withAdmission } from './search-admission.ts';
-import { readsForSearch } from './songs.module.ts';
-import type { SongsRepository } from './songs.repository.ts';
+import { createAdmission } from './search-admission.ts';
+import { readsForSearch } from './search.module.ts';
 
 /** A repository whose searches each wait until the test lets that query finish. */
 function heldRepository() {
@@ -25,11 +24,11 @@ function heldRepository() {
 /** Lets every promise that is ready run its continuations. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('withAdmission', () => {
+describe('createAdmission', () => {
   it('lets in `limit` searches at once and the others in the order they came', async () => {
     const { repository, started, done } = heldRepository();
-    const admitted = withAdmission(repository, { limit: 2, methods: ['searchForgivingTypos'] });
-    const answers = ['a', 'b', 'c', 'd'].map((query) => admitted.searchForgivingTypos({ query }));
+    const search = createAdmission({ limit: 2 }).admit(repository.searchForgivingTypos);
+    const answers = ['a', 'b', 'c', 'd'].map((query) => search({ query }));
     await settle();
     expect(started).toEqual(['a', 'b']);
     done('b');
@@ -45,9 +44,9 @@ describe('withAdmission', () => {
 
   it('gives the place back when a search fails', async () => {
     const { repository, started, done } = heldRepository();
-    const admitted = withAdmission(repository, { limit: 1, methods: ['searchForgivingTypos'] });
-    const failed = admitted.searchForgivingTypos({ query: 'boom' });
-    const next = admitted.searchForgivingTypos({ query: 'x' });
+    const search = createAdmission({ limit: 1 }).admit(repository.searchForgivingTypos);
+    const failed = search({ query: 'boom' });
+    const next = search({ query: 'x' });
     await expect(failed).rejects.toThrow('database down');
     await settle();
     expect(started).toEqual(['boom', 'x']);
@@ -55,37 +54,43 @@ describe('withAdmission', () => {
     expect(await next).toEqual(['x']);
   });
 
-  it('lets other methods through without waiting', async () => {
+  it('shares its places among every search it admits, and leaves the rest alone', async () => {
     const { repository, started } = heldRepository();
-    const admitted = withAdmission(repository, { limit: 1, methods: ['searchForgivingTypos'] });
-    void admitted.searchForgivingTypos({ query: 'a' }); // holds the only place
+    const admission = createAdmission({ limit: 1 });
+    const search = admission.admit(repository.searchForgivingTypos);
+    const find = admission.admit(async (input: { query: string }) => {
+      started.push(`admitted find:${input.query}`);
+      return [input.query];
+    });
+    void search({ query: 'a' }); // holds the only place
+    const waiting = find({ query: '1' });
     await settle();
     expect(started).toEqual(['a']);
-    expect(await admitted.findById('1')).toBe('1');
-    expect(started).toEqual(['a', 'find:1']);
+    // Not admitted: no place needed.
+    expect(await repository.findById('2')).toBe('2');
+    expect(started).toEqual(['a', 'find:2']);
+    expect(await Promise.race([waiting, settle().then(() => 'still waiting')])).toBe(
+      'still waiting',
+    );
   });
 
   it('with a limit of 0 lets every search in at once', async () => {
     const { repository, started } = heldRepository();
-    const admitted = withAdmission(repository, { limit: 0, methods: ['searchForgivingTypos'] });
-    for (const query of ['a', 'b', 'c']) void admitted.searchForgivingTypos({ query });
+    const search = createAdmission({ limit: 0 }).admit(repository.searchForgivingTypos);
+    for (const query of ['a', 'b', 'c']) void search({ query });
     await settle();
     expect(started).toEqual(['a', 'b', 'c']);
   });
 });
 
-describe('readsForSearch (the songs module wiring)', () => {
+describe('readsForSearch (the search module wiring)', () => {
   const clock = { now: () => new Date(0) };
 
   it('answers a cached search while every place is taken, and queues a new one', async () => {
     const { repository, started, done } = heldRepository();
-    const reads = readsForSearch(repository as unknown as SongsRepository, {
-      ttlMs: 10_000,
-      limit: 1,
-      clock,
-    });
+    const reads = readsForSearch(repository as never, { ttlMs: 10_000, limit: 1, clock });
     const search = (query: string) =>
-      reads.searchForgivingTypos({ query, genre: null, sort: 'relevance', limit: 20 });
+      reads.searchSongs({ query, genre: null, sort: 'relevance', limit: 20 });
     const first = search('kept');
     await settle();
     done('kept');
