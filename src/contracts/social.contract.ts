@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { profileBio, profileDisplayName, profileLimits } from '../core/validation/profile.rules.ts';
 import { songDto } from './songs.contract.ts';
+import { UUID_PATTERN } from '../core/uuid.ts';
 
 /*
  * Profiles, follows and the following list (issue 11 points 1–2; spec §2 Profile and
@@ -59,7 +60,7 @@ export const pageQuery = z.object({
   cursor: z
     .string()
     // Microseconds (16 digits reach the year 2286) and a row's id, as the server made it.
-    .regex(/^[0-9]{1,16}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+    .regex(new RegExp(`^[0-9]{1,16}_${UUID_PATTERN}$`), {
       error: 'Invalid cursor',
     })
     .optional(),

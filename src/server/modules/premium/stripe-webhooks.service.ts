@@ -1,5 +1,6 @@
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isUuid } from '../../../core/uuid.ts';
 import { premiumMessages } from '../../../core/validation/premium.rules.ts';
 import {
   WebhookRejected,
@@ -29,8 +30,7 @@ const HANDLED = new Set([
   'invoice.payment_failed',
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const asUser = (v: string | null | undefined) => (v && UUID.test(v) ? v.toLowerCase() : null);
+const asUser = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : null);
 
 /**
  * PAYMENTS=stripe: subscription state comes only from here (docs/decisions/0022). Each
