@@ -30,7 +30,7 @@ const JOBS = Number(process.env.QUEUE_BENCH_JOBS ?? 2000);
 const CONCURRENCY = Number(process.env.QUEUE_BENCH_CONCURRENCY ?? 8);
 const WARMUP = 100;
 const skip = (process.env.QUEUE_BENCH_SKIP ?? '').split(',');
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Per second: `count` operations in `ms`. */
 const perSecond = (count: number, ms: number) => (count * 1000) / ms;

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { AppError, ErrorCode } from '../core/errors.ts';
@@ -16,11 +15,12 @@ import {
   type Accounts,
   type DemoResult,
 } from './demo/seed.ts';
+import type { Log } from './log.ts';
 
 export type BootstrapDeps = {
   env: Env;
   database: Database;
-  log: FastifyBaseLogger;
+  log: Log;
   /** The auth module's account functions (app.accounts): demo code never sees auth internals. */
   accounts: Accounts;
   /** Defaults to the storage STORAGE selects. */
@@ -53,7 +53,8 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
 
   let demo: DemoResult | null = null;
   if (env.demo && seedState !== 'used') {
-    if (seedState === 'partial') log.info('resuming demo content an earlier start left half done');
+    if (seedState === 'partial')
+      log.info({}, 'resuming demo content an earlier start left half done');
     const storage = deps.storage ?? (await createStorage(env));
     const started = Date.now();
     try {
@@ -91,7 +92,7 @@ async function ensureAdmin(
   admin: { email: string; password: string },
   accounts: Accounts,
   roles: RolesModule,
-  log: FastifyBaseLogger,
+  log: Log,
 ): Promise<'created' | 'promoted'> {
   const existing = await accounts.findByEmail(admin.email);
   if (existing) {

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../core/clock.ts';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Ffmpeg } from './media/ffmpeg.ts';
 import type { Storage } from './storage/storage.ts';
+import type { Log } from './log.ts';
 
 /**
  * What the platform hands every feature module: settings, the database, time, the log and
@@ -18,7 +19,7 @@ export type ModuleContext = {
   secretKey: string;
   database: Database;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Log;
   storage: Storage;
   mailer: Mailer;
   /** Work that must not hold a request (docs/decisions/0013); main.ts starts the worker. */

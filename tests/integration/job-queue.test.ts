@@ -13,7 +13,7 @@ import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-
  * Real databases; the worker killed with SIGKILL is a real child process.
  */
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const crashWorker = path.resolve('tests/integration/job-queue-crash-worker.ts');
 
 async function waitFor<T>(

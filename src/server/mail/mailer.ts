@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
+import type { Log } from '../log.ts';
 
 export type Mail = { to: string; subject: string; text: string };
 export type Mailer = {
@@ -10,7 +10,7 @@ export type Mailer = {
 
 export function createMailer(
   smtpUrl: string | undefined,
-  log: FastifyBaseLogger,
+  log: Log,
   from = 'Canto <no-reply@canto.local>',
 ): Mailer {
   if (!smtpUrl) {

@@ -11,6 +11,7 @@ import {
 } from '../../core/validation/audio.rules.ts';
 import type { Demuxer, Ffmpeg } from './ffmpeg.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
+import type { Log } from '../log.ts';
 
 /*
  * What every audio upload goes through (songs, podcast episodes; ADR 0006): streamed to a
@@ -146,8 +147,6 @@ export function demuxerOfKey(key: string): Demuxer | null {
   const extension = key.slice(key.lastIndexOf('.') + 1);
   return Object.hasOwn(DEMUXERS, extension) ? DEMUXERS[extension as AudioContainer] : null;
 }
-
-type Log = { warn(obj: object, msg: string): void };
 
 /**
  * A real parse of the stored temp file, then a real decode. The parse (music-metadata) must

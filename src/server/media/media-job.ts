@@ -13,6 +13,7 @@ import type { Ffmpeg } from './ffmpeg.ts';
 import { demuxerOfKey } from './media-intake.ts';
 import { RENDITIONS, transcode, type RenditionFormat } from './renditions.ts';
 import type { Loudness } from './loudness.ts';
+import type { Log } from '../log.ts';
 
 /*
  * One media job for every kind of uploaded audio (docs/decisions/0014, 0018): a song's and a
@@ -70,12 +71,6 @@ export type MediaJobKind = {
   bucket: Bucket;
   /** The row's name in logs ('song', 'episode'). */
   label: string;
-};
-
-type Log = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
 };
 
 export type MediaJobDeps = {

@@ -40,8 +40,7 @@ import type {
   AdsRepository,
   StoredFile,
 } from './ads.repository.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 /** An ad's audio: the form's `audio` field, checked as a song's with the episode form's words. */
 const AD_AUDIO: AudioIntakeRules = {

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { AuthTokensRepository, AuthTokenKind } from './auth-tokens.repository.ts';
@@ -6,6 +5,7 @@ import type { UsersRepository } from './users.repository.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
+import type { Log } from '../../log.ts';
 
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
@@ -22,7 +22,7 @@ export function createRecoveryService(deps: {
   mailer: Mailer;
   publicUrl: string;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Log;
 }) {
   const { users, tokens, mailer, clock } = deps;
 

@@ -10,13 +10,7 @@ import {
   type Storage,
 } from '../../storage/storage.ts';
 import type { MediaReference, MediaReferencesRepository } from './media-references.repository.ts';
-
-type Log = {
-  info(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
+import type { Log } from '../../log.ts';
 
 export type ReconcileReport = {
   /** Upload temp files (`DATA_DIR/tmp/*.upload`) removed. */

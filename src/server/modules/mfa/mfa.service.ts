@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   CHALLENGE_TTL_MS,
@@ -41,13 +40,14 @@ import {
   verifyRegistration,
   type RelyingParty,
 } from '../../security/webauthn.ts';
+import type { Log } from '../../log.ts';
 
 export type MfaServiceDeps = {
   repo: MfaRepository;
   clock: Clock;
   publicUrl: string;
   secretKey: string;
-  log: FastifyBaseLogger;
+  log: Log;
 };
 
 export type EnrolInput = {

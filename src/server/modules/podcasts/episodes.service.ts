@@ -36,8 +36,7 @@ import type { EpisodeRow, EpisodesRepository, ProgressRow } from './episodes.rep
 import { keepField, parseFields, unexpectedFile, validation } from '../../http/multipart-fields.ts';
 import type { PodcastsRepository, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 /** An episode's audio: the form's `audio` field and spec §5's episode messages. */
 const EPISODE_AUDIO: AudioIntakeRules = {

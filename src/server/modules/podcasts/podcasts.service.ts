@@ -23,8 +23,7 @@ import { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 import { keepField, parseFields, unexpectedFile } from '../../http/multipart-fields.ts';
 import type { PodcastsRepository, ShowPatch, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 export type PodcastsServiceDeps = {
   shows: PodcastsRepository;

@@ -18,10 +18,9 @@ import type {
   StripePayments,
 } from '../../providers/payments/payment-provider.ts';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.ts';
+import type { Log } from '../../log.ts';
 
 export type PremiumService = ReturnType<typeof createPremiumService>;
-
-type Log = { error(obj: object, msg: string): void };
 
 const toDto = (row: SubscriptionRow): SubscriptionDto => ({
   provider: row.provider,

@@ -10,13 +10,9 @@ import {
   type SubscriptionSnapshot,
 } from '../../providers/payments/payment-provider.ts';
 import type { SubscriptionsRepository } from './subscriptions.repository.ts';
+import type { Log } from '../../log.ts';
 
 export type StripeWebhooks = ReturnType<typeof createStripeWebhooks>;
-
-type Log = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-};
 
 /** The events that can change a subscription (issue 12 §1); others are acknowledged only. */
 const HANDLED = new Set([

@@ -37,8 +37,7 @@ import {
 } from '../../media/media-intake.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
 import type { IncomingPart } from '../../http/multipart-parts.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 /** A song's audio: the form's `file` field and spec §5/§8's song messages. */
 const SONG_AUDIO: AudioIntakeRules = {
