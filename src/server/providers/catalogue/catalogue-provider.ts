@@ -20,8 +20,3 @@ export interface CatalogueProvider {
   /** Never throws: a failure is logged by the provider and gives an empty list (spec §8). */
   searchTracks(query: string, limit: number): Promise<ExternalTrack[]>;
 }
-
-export const noCatalogue: CatalogueProvider = {
-  source: 'none',
-  searchTracks: async () => [],
-};
