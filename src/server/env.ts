@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-// Every setting of product.md §10, read once at start and passed down as a plain object.
+// Every setting the server reads, validated once at start and passed down as a plain object.
 const bool = z
   .enum(['0', '1', 'true', 'false'], { message: 'must be 0, 1, true or false' })
   .transform((v) => v === '1' || v === 'true');
@@ -105,9 +105,6 @@ const schema = z
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
-    AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
-    OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
-    OPENAI_API_KEY: z.string().min(1).optional(),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LOG_LEVEL: z
@@ -142,13 +139,6 @@ const schema = z
             message: 'is required when PAYMENTS=stripe',
           });
       }
-    }
-    if (v.AI_PROVIDER === 'openai' && !v.OPENAI_API_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['OPENAI_API_KEY'],
-        message: 'is required when AI_PROVIDER=openai',
-      });
     }
     if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {
       const missing = v.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
@@ -232,8 +222,6 @@ export type Env = {
    * (SEARCH_CONCURRENCY; default two per core, 0: no limit). ADR 0011 "Admission".
    */
   searchConcurrency: number;
-  aiProvider: 'local' | 'openai';
-  openai: { baseUrl: string; apiKey?: string };
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -309,8 +297,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
-    aiProvider: v.AI_PROVIDER,
-    openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
