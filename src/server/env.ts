@@ -258,7 +258,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       v.ADMIN_EMAIL && v.ADMIN_PASSWORD
         ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD }
         : undefined,
-    // Demo content is on by default only for the embedded database (product.md §10).
+    // Demo content is on by default only for the embedded database (a server is production's).
     demo: v.DEMO ?? !v.DATABASE_URL,
     storage: v.STORAGE,
     s3: {

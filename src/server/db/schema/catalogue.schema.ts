@@ -146,8 +146,6 @@ export const songs = pgTable(
     index('songs_title_words_idx')
       .using('gin', sql`title_words(${t.title})`)
       .with({ fastupdate: false }),
-    // Search no longer reads this one (genres are matched in song_genres, ADR 0011).
-    index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
     index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),
     // The same, one per genre of the search's genre filter: relevance within a genre walks
     // only that genre's titles nearest first, where the whole GiST would read the other
