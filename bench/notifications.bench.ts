@@ -169,7 +169,7 @@ async function sessionMinter(database: Database, publicUrl: string) {
   const sessions = createSessionsService({
     sessions: createSessionsRepository(db),
     users: createUsersRepository(db),
-    roles: createRolesModule(db),
+    roles: createRolesModule({ database }, {}),
     keys,
     issuer: publicUrl,
     audience: `${publicUrl}/api`,

@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { buildApp, type App } from '../src/server/app.ts';
+import { buildApp } from '../src/server/app.ts';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { createMediaUrlSigner } from '../src/server/security/media-url-signer.ts';
@@ -233,7 +233,7 @@ async function startCanto(
   const database: Database = await openDatabase({ dataDir });
   await database.migrate();
   const storage = createLocalStorage(mediaDir);
-  const app: App = await buildApp({ env, database, storage, logger: false });
+  const { app } = await buildApp({ env, database, storage, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     port: (app.server.address() as { port: number }).port,

@@ -153,10 +153,10 @@ async function uploadToPlayable(work: string, input: string, log: Log): Promise<
     JOB_POLL_INTERVAL_MS: '50',
     MEDIA_WORKERS: '1',
   });
-  const app = await buildApp({ env, database, logger: false });
+  const { app, jobs } = await buildApp({ env, database, logger: false });
   try {
     await app.ready();
-    await app.jobs.start();
+    await jobs.start();
     const signUp = await app.inject({
       method: 'POST',
       url: '/api/auth/sign-up',

@@ -77,8 +77,6 @@ const schema = z
     JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     JOB_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(8),
     JOB_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
-    // Fault injection for tests/integration/upload-crash.test.ts (storage/crash-point.ts).
-    CANTO_TEST_CRASH_AT: z.string().max(100).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().min(3).max(200).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
@@ -192,8 +190,6 @@ export type Env = {
     stopTimeoutSeconds: number;
     retrySeconds: number;
   };
-  /** CANTO_TEST_CRASH_AT: the step at which the process kills itself (crash tests only). */
-  testCrashAt: string | undefined;
   smtpUrl: string | undefined;
   /** The From of every mail; a default when unset. */
   mailFrom: string | undefined;
@@ -280,7 +276,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       stopTimeoutSeconds: v.JOB_STOP_TIMEOUT_SECONDS,
       retrySeconds: v.JOB_RETRY_SECONDS,
     },
-    testCrashAt: v.CANTO_TEST_CRASH_AT,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     payments: v.PAYMENTS,

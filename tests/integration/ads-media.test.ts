@@ -55,7 +55,7 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
   beforeAll(async () => {
     admin = await makeAdmin(ctx);
     listener = await makeUser(ctx, 'listener', 'Ad Media Listener');
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
   });
 
   /** Waits (real time: the worker polls every 50 ms) until the ad leaves 'processing'. */
@@ -107,7 +107,7 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
 
     // The reconciler knows ad_renditions: nothing of this ad is an orphan.
     ctx.clock.advance(60_000);
-    await ctx.app.mediaReconciler.runOnce();
+    await ctx.reconciler.runOnce();
     expect(musicFiles(ctx)).toEqual(stored.map((k) => k.slice('music/'.length)).sort());
     expect((await listAds(ctx, admin)).find((a) => a.id === ad.id)?.renditions).toHaveLength(3);
     await setActive(ctx, admin, ad.id, false);

@@ -359,7 +359,12 @@ describe.each(dbKinds)('API fuzz on %s', (kind) => {
       fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
       fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Canto</title>');
       fs.writeFileSync(path.join(webDir, 'assets', 'app.js'), 'export {};');
-      app = await buildApp({ env: ctx.env, database: ctx.db.database, logger: false, webDir });
+      ({ app } = await buildApp({
+        env: ctx.env,
+        database: ctx.db.database,
+        logger: false,
+        webDir,
+      }));
       await app.ready();
     });
     afterAll(() => app?.close());

@@ -12,6 +12,7 @@ import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-
 import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
 import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
 import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import type { CrashStep } from '../../src/server/storage/crash-point.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import {
   makePng,
@@ -254,7 +255,7 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
   beforeAll(async () => {
     artist = await makeUser(ctx, 'artist', 'Pipeline Artist');
     listener = await makeUser(ctx, 'listener', 'Pipeline Listener');
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
   });
   beforeEach(() => {
     for (const f of fs.readdirSync(control)) fs.rmSync(path.join(control, f), { force: true });
@@ -593,16 +594,16 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
 });
 
 /*
- * The real server (src/server/main.ts, whose worker runs the job) SIGKILLs itself once a
- * media job has stored every output but before the song points at them
- * (CANTO_TEST_CRASH_AT=media:stored). Restarted on the same DATA_DIR and database, the job's
+ * The real server (src/server/host.ts through tests/helpers/server-entry.ts, whose worker runs
+ * the job) SIGKILLs itself once a media job has stored every output but before the song points
+ * at them (crash point media:stored). Restarted on the same DATA_DIR and database, the job's
  * lease expires, it runs again under the same names, and what is stored is exactly what the
  * rows name: no orphan rendition, no temp file. The reconciler's age is an hour here, so it
  * is the job's own naming, not a sweep, that leaves nothing behind.
  */
 afterAll(() => killServerChildren());
 
-function startServer(db: TestDatabase, crashAt?: string) {
+function startServer(db: TestDatabase, crashAt?: CrashStep) {
   return startServerChild(
     {
       DATA_DIR: db.dataDir,
@@ -615,9 +616,8 @@ function startServer(db: TestDatabase, crashAt?: string) {
       MEDIA_SWEEP_AGE_SECONDS: '3600',
       JOB_LEASE_SECONDS: '1',
       JOB_POLL_INTERVAL_MS: '100',
-      CANTO_TEST_CRASH_AT: crashAt ?? '',
     },
-    { timeoutMs: 60_000 },
+    { timeoutMs: 60_000, crashAt },
   );
 }
 
@@ -714,7 +714,7 @@ describe.each(dbKinds)('a media job whose worker died on its last attempt, on %s
             locked_until = ${new Date(ctx.clock.now().getTime() - 1000).toISOString()}::timestamptz
           where id = ${id}::bigint`,
     );
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
     const failed = await settled(ctx, artist, song.id);
     expect(failed.status).toBe('failed');
     expect((await jobOf(ctx, song.id))?.state).toBe('dead');
@@ -737,8 +737,10 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
       env: ctx.env,
       database: ctx.db.database,
       log: ctx.app.log,
-      accounts: ctx.app.accounts,
-      jobs: ctx.app.jobs,
+      accounts: ctx.accounts,
+      roles: ctx.roles,
+      storage: ctx.storage,
+      jobs: ctx.jobs,
       demoSongSeconds: () => 1,
       print: () => {},
     });
@@ -754,7 +756,7 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
       await rows(ctx, sql`select 1 from jobs where name = 'songs.media' and state = 'queued'`),
     ).toHaveLength(12);
 
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
     const until = Date.now() + 60_000;
     while (Date.now() < until) {
       const s = await statuses();

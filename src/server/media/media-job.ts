@@ -81,7 +81,7 @@ export type MediaJobDeps = {
   /** `${DATA_DIR}/tmp`: `<uuid>.upload` files there are swept by the media reconciler. */
   tempDir: string;
   log: Log;
-  /** Fault injection between the job's steps (CANTO_TEST_CRASH_AT; crash tests only). */
+  /** Fault injection between the job's steps (crash tests only, through buildApp's deps). */
   crash?: CrashPoint;
 };
 

@@ -1,5 +1,5 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import type { PremiumModule } from '../premium/premium.module.ts';
 import { AD_MEDIA_JOB, createAdMediaJob, enqueueAdMedia } from './ad-media.job.ts';
 import { createAdMediaRepository } from './ad-media.repository.ts';
@@ -13,30 +13,42 @@ import { createAdsService } from './ads.service.ts';
  * product.md §5; docs/decisions/0023), under /api. Ad audio goes through the one media job
  * (renditions, loudness) as songs' and episodes' does.
  */
+export type AdsSettings = {
+  /** Where an upload waits while it is checked (media's uploadTempDir). */
+  tempDir: string;
+  /** MEDIA_WORKERS: media jobs this process runs at once, as many as ffmpeg runs. */
+  mediaWorkers: number;
+};
+
 export function createAdsModule(
   ctx: ModuleContext,
   {
     media: mediaModule,
     premium,
-  }: { media: Pick<MediaModule, 'publicUrl'>; premium: Pick<PremiumModule, 'isSubscribed'> },
+    settings,
+  }: {
+    media: Pick<MediaModule, 'publicUrl'>;
+    premium: Pick<PremiumModule, 'isSubscribed'>;
+    settings: AdsSettings;
+  },
 ): FeatureModule {
   const db = ctx.database.db;
   const mediaJob = createAdMediaJob({
     rows: createAdMediaRepository(db),
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     log: ctx.log,
   });
   ctx.jobs.register(AD_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
+    concurrency: settings.mediaWorkers,
     onDead: mediaJob.onDead,
   });
   const ads = createAdsService({
     ads: createAdsRepository(db),
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     log: ctx.log,
     clock: ctx.clock,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.

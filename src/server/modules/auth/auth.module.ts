@@ -46,6 +46,13 @@ export type AuthModule = FeatureModule & {
   openSessionsAmong(sessionIds: string[]): Promise<string[]>;
 };
 
+export type AuthSettings = {
+  /** PUBLIC_URL: the tokens' issuer, their audience (`…/api`) and the links in mails. */
+  publicUrl: string;
+  /** A session ends this many days after sign-in, however often it is refreshed. */
+  sessionMaxLifetimeDays: number;
+};
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -59,9 +66,9 @@ export const SESSIONS_REVOKED_CHANNEL = 'sessions_revoked';
 /** Wires the auth repositories and services; owns no rules itself. */
 export async function createAuthModule(
   ctx: ModuleContext,
-  { roles }: { roles: RolesModule },
+  { roles, settings }: { roles: RolesModule; settings: AuthSettings },
 ): Promise<AuthModule> {
-  const { env, database, clock, mailer, log } = ctx;
+  const { database, clock, mailer, log } = ctx;
   const db = database.db;
   const now = () => clock.now();
   const { secretKey } = ctx;
@@ -78,10 +85,10 @@ export async function createAuthModule(
     users,
     roles,
     keys,
-    issuer: env.publicUrl,
+    issuer: settings.publicUrl,
     // The API of this deployment; a token minted for another audience is refused here.
-    audience: `${env.publicUrl}/api`,
-    maxLifetimeMs: env.sessionMaxLifetimeDays * DAY_MS,
+    audience: `${settings.publicUrl}/api`,
+    maxLifetimeMs: settings.sessionMaxLifetimeDays * DAY_MS,
     clock,
   });
   const accounts = createAccountsService({ users });
@@ -89,12 +96,12 @@ export async function createAuthModule(
     users,
     tokens: createAuthTokensRepository(db),
     mailer,
-    publicUrl: env.publicUrl,
+    publicUrl: settings.publicUrl,
     clock,
     log,
   });
   const limiter = createRateLimiter({ repo: createRateLimitsRepository(db), now });
-  const cookies = createSessionCookies(env.publicUrl);
+  const cookies = createSessionCookies(settings.publicUrl);
 
   const routes = authRoutes({ accounts, sessions, recovery, limiter, cookies, keys });
   return {

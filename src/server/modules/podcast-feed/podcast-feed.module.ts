@@ -1,5 +1,5 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { MediaModule } from '../media/media.module.ts';
+import type { MediaModule, MediaOffload } from '../media/media.module.ts';
 import { createPseudonymizer } from '../../security/pseudonym.ts';
 import { podcastFeedRoutes } from './podcast-feed.routes.ts';
 import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
@@ -14,16 +14,23 @@ import { createPodcastFeedService } from './podcast-feed.service.ts';
  */
 export { episodeAudioUrlOf } from './feed-urls.ts';
 
+export type PodcastFeedSettings = {
+  /** PUBLIC_URL: feeds name absolute URLs (the feed, the show's page, enclosures). */
+  publicUrl: string;
+  /** MEDIA_OFFLOAD: how an enclosure's bytes are sent, as /media's are. */
+  offload: MediaOffload;
+};
+
 export function createPodcastFeedModule(
   ctx: ModuleContext,
-  { media }: { media: Pick<MediaModule, 'publicUrl'> },
+  { media, settings }: { media: Pick<MediaModule, 'publicUrl'>; settings: PodcastFeedSettings },
 ): FeatureModule {
   const feeds = createPodcastFeedService({
     feeds: createPodcastFeedRepository(ctx.database.db),
     storage: ctx.storage,
-    publicUrl: ctx.env.publicUrl,
+    publicUrl: settings.publicUrl,
     mediaUrl: (stored) => media.publicUrl(stored),
-    offload: ctx.env.mediaOffload,
+    offload: settings.offload,
     listenerOf: createPseudonymizer(ctx.secretKey, 'podcast-downloads'),
     clock: ctx.clock,
   });

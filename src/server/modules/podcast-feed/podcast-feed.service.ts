@@ -4,7 +4,6 @@ import { buffer } from 'node:stream/consumers';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
-import type { Env } from '../../env.ts';
 import {
   decideRange,
   ifRangeMatches,
@@ -21,6 +20,7 @@ import {
   type Storage,
 } from '../../storage/storage.ts';
 import { locateStored } from '../../storage/stored-objects.ts';
+import type { MediaOffload } from '../media/media.module.ts';
 import { feedUrlOf, podcastGuidOf } from '../podcasts/podcasts.module.ts';
 import { squareJpeg } from '../../media/media-intake.ts';
 import { artworkUrlOf, episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
@@ -103,7 +103,7 @@ export function createPodcastFeedService(deps: {
   /** The media module's signer: `/media/podcasts/<key>` → a signed, expiring URL. */
   mediaUrl: (stored: string) => string;
   /** Who sends media bytes (docs/decisions/0010): Node, nginx or the store. */
-  offload: Env['mediaOffload'];
+  offload: MediaOffload;
   /** The stored stand-in for a client's IP and user agent (security/pseudonym.ts). */
   listenerOf: (ip: string, userAgent: string) => string;
   clock: Clock;

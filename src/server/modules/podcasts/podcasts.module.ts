@@ -1,7 +1,7 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
+import type { MediaModule } from '../media/media.module.ts';
 import {
   createEpisodeMediaJob,
   enqueueEpisodeMedia,
@@ -24,14 +24,25 @@ export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
  * songs) and listening progress (issue 10 §4–5; docs/decisions/0018), under /api.
  */
+export type PodcastsSettings = {
+  /** Where an upload waits while it is checked (media's uploadTempDir). */
+  tempDir: string;
+  /** MEDIA_WORKERS: media jobs this process runs at once, as many as ffmpeg runs. */
+  mediaWorkers: number;
+  /** PUBLIC_URL: a show's feed URL is absolute. */
+  publicUrl: string;
+};
+
 export function createPodcastsModule(
   ctx: ModuleContext,
   {
     media: mediaModule,
     notifications,
+    settings,
   }: {
     media: Pick<MediaModule, 'publicUrl'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
+    settings: PodcastsSettings;
   },
 ): FeatureModule {
   const db = ctx.database.db;
@@ -40,11 +51,11 @@ export function createPodcastsModule(
     rows: media,
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     log: ctx.log,
   });
   ctx.jobs.register(EPISODE_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
+    concurrency: settings.mediaWorkers,
     onDead: mediaJob.onDead,
   });
   const shows = createPodcastsRepository(db);
@@ -55,7 +66,7 @@ export function createPodcastsModule(
     progress: createEpisodeProgressRepository(db),
     storage: ctx.storage,
     ffmpeg: ctx.ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     log: ctx.log,
     clock: ctx.clock,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
@@ -81,7 +92,7 @@ export function createPodcastsModule(
     episodes,
     storage: ctx.storage,
     log: ctx.log,
-    publicUrl: ctx.env.publicUrl,
+    publicUrl: settings.publicUrl,
     mediaUrl: mediaModule.publicUrl,
   });
   const routes = podcastsRoutes({ podcasts, episodes });

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { ModuleContext } from '../../module-context.ts';
 import { createRoleHoldersRepository } from './role-holders.repository.ts';
 import { createRolesRepository, type RolesRepository } from './roles.repository.ts';
 
@@ -8,8 +8,11 @@ import { createRolesRepository, type RolesRepository } from './roles.repository.
  */
 export type RolesModule = RolesRepository;
 
-export function createRolesModule(db: Db): RolesModule {
-  return createRolesRepository(db);
+export function createRolesModule(
+  ctx: Pick<ModuleContext, 'database'>,
+  _deps: Record<string, never>,
+): RolesModule {
+  return createRolesRepository(ctx.database.db);
 }
 
 /** Operator look-ups (the admin CLI): accounts by email and every role holder. */

@@ -2,8 +2,8 @@ import { notificationNotices } from '../../../core/validation/notification.rules
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { uploadTempDir, type MediaModule } from '../media/media.module.ts';
-import { crashPoint } from '../../storage/crash-point.ts';
+import type { MediaModule } from '../media/media.module.ts';
+import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { withAdmission } from './search-admission.ts';
 import { withSearchCache } from './search-cache.ts';
@@ -54,6 +54,17 @@ export function readsForSearch(
   );
 }
 
+export type SongsSettings = {
+  /** Where an upload waits while it is checked (media's uploadTempDir). */
+  tempDir: string;
+  /** MEDIA_WORKERS: media jobs this process runs at once, as many as ffmpeg runs. */
+  mediaWorkers: number;
+  /** SEARCH_CACHE_SECONDS and SEARCH_CONCURRENCY (ADR 0011 "Admission"). */
+  search: { cacheSeconds: number; concurrency: number };
+  /** CATALOGUE_*: the external catalogue asked when the own search finds nothing. */
+  catalogue: { url: string; allowPrivate: boolean; timeoutMs: number };
+};
+
 /**
  * The catalogue: upload, edit, delete, home, browse, search (spec §2, §5), under /api; and
  * each song's media job (renditions, loudness, waveform: docs/decisions/0014).
@@ -63,42 +74,46 @@ export function createSongsModule(
   {
     media: mediaModule,
     notifications,
+    settings,
+    crash,
   }: {
     media: Pick<MediaModule, 'publicUrl'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
+    settings: SongsSettings;
+    /** Where crash tests stop the process between an upload's or a media job's steps. */
+    crash?: CrashPoint;
   },
 ): SongsModule {
   // The app's one ffmpeg: upload checks and media jobs share its MEDIA_WORKERS cap.
   const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
-  const crash = crashPoint(ctx.env.testCrashAt);
   const mediaJob = createSongMediaJob({
     rows: media,
     storage: ctx.storage,
     ffmpeg,
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     log: ctx.log,
     crash,
   });
   ctx.jobs.register(SONG_MEDIA_JOB, mediaJob.run, {
-    concurrency: ctx.env.mediaWorkers,
+    concurrency: settings.mediaWorkers,
     onDead: mediaJob.onDead,
   });
   const songs = createSongsService({
     songs: readsForSearch(createSongsRepository(ctx.database.db), {
-      ttlMs: ctx.env.searchCacheSeconds * 1000,
-      limit: ctx.env.searchConcurrency,
+      ttlMs: settings.search.cacheSeconds * 1000,
+      limit: settings.search.concurrency,
       clock: ctx.clock,
     }),
     storage: ctx.storage,
     catalogue: createItunesProvider({
-      baseUrl: ctx.env.catalogueUrl,
-      allowPrivate: ctx.env.catalogueAllowPrivate,
-      timeoutMs: ctx.env.catalogueTimeoutMs,
+      baseUrl: settings.catalogue.url,
+      allowPrivate: settings.catalogue.allowPrivate,
+      timeoutMs: settings.catalogue.timeoutMs,
       log: ctx.log,
       clock: ctx.clock,
     }),
-    tempDir: uploadTempDir(ctx.env),
+    tempDir: settings.tempDir,
     ffmpeg,
     log: ctx.log,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out, so it never

@@ -57,7 +57,7 @@ export type SongsServiceDeps = {
   log: Log;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
   publicUrl: MediaUrls;
-  /** Fault injection between an upload's steps (CANTO_TEST_CRASH_AT; crash tests only). */
+  /** Fault injection between an upload's steps (crash tests only, through buildApp's deps). */
   crash?: CrashPoint;
   /** The media pipeline's rows (renditions, status) and its job (docs/decisions/0014). */
   media: SongMediaRepository;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { FeatureModule } from '../../module-context.ts';
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -14,6 +14,9 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 /** `GET /api/health` answers once the app can serve (product.md §10). */
-export function createSystemModule(): FeatureModule {
+export function createSystemModule(
+  _ctx: ModuleContext,
+  _deps: Record<string, never>,
+): FeatureModule {
   return { name: 'system', plugin: healthRoutes };
 }
