@@ -27,12 +27,18 @@ import { createListeningModule } from './modules/listening/listening.module.ts';
 import { createPodcastFeedModule } from './modules/podcast-feed/podcast-feed.module.ts';
 import { createPodcastsModule } from './modules/podcasts/podcasts.module.ts';
 import { createNotificationsModule } from './modules/notifications/notifications.module.ts';
-import { createSocialModule } from './modules/social/social.module.ts';
+import {
+  createProfileRecords,
+  createSocialModule,
+  type ProfileRecords,
+} from './modules/social/social.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createRateLimiter } from './security/rate-limit.ts';
+import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
 import type { CrashPoint } from './storage/crash-point.ts';
 import { createStorage } from './storage/create-storage.ts';
@@ -60,8 +66,8 @@ export type App = FastifyInstance;
 
 /**
  * The app and what its host drives besides serving requests: the job queue and the media
- * reconciler it starts (closing the app stops both), and the account, role and storage
- * APIs start-up work (ADMIN_EMAIL, demo content) goes through, the same the app uses.
+ * reconciler it starts (closing the app stops both), and the account, role, profile and
+ * storage APIs start-up work (ADMIN_EMAIL, demo content) goes through, the app's own.
  */
 export type BuiltApp = {
   app: App;
@@ -69,6 +75,7 @@ export type BuiltApp = {
   reconciler: MediaModule['reconciler'];
   accounts: AuthModule['accounts'];
   roles: RolesModule;
+  profiles: ProfileRecords;
   storage: Storage;
 };
 
@@ -121,14 +128,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mailer: deps.mailer ?? createMailer(env.smtpUrl, app.log, env.mailFrom),
     jobs,
     ffmpeg: createFfmpeg({ binary: env.ffmpegPath, concurrency: env.mediaWorkers }),
+    rateLimiter: createRateLimiter({
+      repo: createRateLimitsRepository(deps.database.db),
+      now: () => clock.now(),
+    }),
   };
   // Settings each module reads, from env.ts: a module never sees the rest.
   const { publicUrl, mediaWorkers } = env;
   const { tempDir } = media;
 
   const roles = createRolesModule(ctx, {});
+  // Made before the social module (which needs notifications, which need auth): sign-up
+  // makes each account's profile through it.
+  const profiles = createProfileRecords(ctx);
   const auth = await createAuthModule(ctx, {
     roles,
+    profiles,
     settings: { publicUrl, sessionMaxLifetimeDays: env.sessionMaxLifetimeDays },
   });
   registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
@@ -158,22 +173,24 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     },
     crash: deps.crash,
   });
+  const podcasts = createPodcastsModule(ctx, {
+    media: mediaModule,
+    notifications,
+    settings: { tempDir, mediaWorkers, publicUrl },
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, {}),
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
-    createArtistApprovalModule(ctx, { notifications }),
+    createArtistApprovalModule(ctx, { roles, notifications }),
     mediaModule,
     songs,
     createListeningModule(ctx, { songs }),
     createLibraryModule(ctx, { songs }),
-    createPodcastsModule(ctx, {
-      media: mediaModule,
-      notifications,
-      settings: { tempDir, mediaWorkers, publicUrl },
-    }),
+    podcasts,
     createPodcastFeedModule(ctx, {
       media: mediaModule,
+      podcasts,
       settings: { publicUrl, offload: env.mediaOffload },
     }),
     notifications,
@@ -190,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     reconciler: mediaModule.reconciler,
     accounts: auth.accounts,
     roles,
+    profiles,
     storage,
   };
 }

@@ -2,6 +2,7 @@ import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { AppError, ErrorCode } from '../core/errors.ts';
 import type { RolesModule } from './modules/roles/roles.module.ts';
+import type { ProfileRecords } from './modules/social/social.module.ts';
 import { createDemoRepository } from './demo/demo.repository.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { enqueueEpisodeMedia } from './modules/podcasts/podcasts.module.ts';
@@ -24,6 +25,8 @@ export type BootstrapDeps = {
   accounts: Accounts;
   /** The app's roles module: the admin role and the demo's roles are granted through it. */
   roles: RolesModule;
+  /** The app's profile records (the social module's): the demo artists' bios. */
+  profiles: Pick<ProfileRecords, 'setBio'>;
   /** The app's storage: demo media goes where uploads go. */
   storage: Storage;
   now?: () => Date;
@@ -60,6 +63,7 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
       demo = await seedDemo({
         accounts: deps.accounts,
         roles,
+        profiles: deps.profiles,
         repo: demoRepo,
         storage: deps.storage,
         now: deps.now ?? (() => new Date()),

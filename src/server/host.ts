@@ -29,7 +29,7 @@ export async function runHost({ env, crash }: HostOptions): Promise<void> {
   const database = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   await database.migrate();
   const [{ buildApp }, { bootstrap }, { createEmbeddedVacuum }] = await appModules;
-  const { app, jobs, reconciler, accounts, roles, storage } = await buildApp({
+  const { app, jobs, reconciler, accounts, roles, profiles, storage } = await buildApp({
     env,
     database,
     webDir,
@@ -41,7 +41,7 @@ export async function runHost({ env, crash }: HostOptions): Promise<void> {
       'the web app is not built: pages answer 503 until `npm run build` (npm start builds it)',
     );
   }
-  await bootstrap({ env, database, log: app.log, accounts, roles, storage, jobs });
+  await bootstrap({ env, database, log: app.log, accounts, roles, profiles, storage, jobs });
   // After the demo seed, whose files precede their rows; the pass runs beside the server.
   reconciler.start();
   // Jobs left by a previous run (one killed mid-job runs again once its lease expires).

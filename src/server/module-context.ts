@@ -5,6 +5,7 @@ import type { JobQueue } from './jobs/job-queue.ts';
 import type { Log } from './log.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Ffmpeg } from './media/ffmpeg.ts';
+import type { RateLimiter } from './security/rate-limit.ts';
 import type { Storage } from './storage/storage.ts';
 
 /**
@@ -28,6 +29,11 @@ export type ModuleContext = {
    * shares its MEDIA_WORKERS cap (docs/decisions/0014, 0018).
    */
   ffmpeg: Ffmpeg;
+  /**
+   * The rate limiter every process shares through rate_limits (security/rate-limit.ts): its
+   * rules name what they count (sign-in, sign-up, recovery, MFA verification).
+   */
+  rateLimiter: RateLimiter;
 };
 
 /** A feature's routes as one plugin, registered at the root (routes carry their own prefixes). */

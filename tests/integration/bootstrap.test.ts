@@ -31,6 +31,7 @@ async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>
       log: silent,
       accounts: built.accounts,
       roles: built.roles,
+      profiles: built.profiles,
       storage: built.storage,
       print: (t) => printed.push(t),
     });
@@ -112,6 +113,16 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
     expect(await roles.rolesOf(byEmail['owls@canto.local']!)).toEqual(['artist']);
     expect(await roles.rolesOf(byEmail['river@canto.local']!)).toEqual(['pending_artist']);
     expect(await roles.rolesOf(byEmail['ana@canto.local']!)).toEqual([]);
+    // Artists' bios, written through the social module like every profile change.
+    const bios = (await t.db.database.db.execute(
+      `select u.email, p.bio from profiles p join users u on u.id = p.user_id
+       where p.bio is not null order by u.email` as never,
+    )) as unknown as { rows: { email: string; bio: string }[] };
+    expect(bios.rows.map((r) => r.email)).toEqual([
+      'ana@canto.local',
+      'nova@canto.local',
+      'owls@canto.local',
+    ]);
     const res = await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD);
     expect(res.statusCode).toBe(200);
   });
@@ -263,6 +274,7 @@ describe.each(dbKinds)('a demo seed that stopped half way on %s', (kind) => {
       log: silent,
       accounts: t.built.accounts,
       roles: t.built.roles,
+      profiles: t.built.profiles,
       storage: failing,
       print: (text) => t.printed.push(text),
     });

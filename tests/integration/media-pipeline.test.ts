@@ -9,9 +9,7 @@ import { waveformDocument } from '../../src/contracts/songs.contract.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
 import { killServerChildren, startServerChild } from '../helpers/server-child.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
-import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
-import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
-import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { ensureAccountWithRole } from '../helpers/offline-accounts.ts';
 import type { CrashStep } from '../../src/server/storage/crash-point.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import {
@@ -633,10 +631,7 @@ describe.each(dbKinds)('a server killed with -9 during a media job, on %s', (kin
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    const { userId } = await createAccountsService({
-      users: createUsersRepository(db.database.db),
-    }).create(ARTIST);
-    await createRolesRepository(db.database.db).grant(userId, 'artist');
+    await ensureAccountWithRole(db.database, ARTIST, 'artist');
     // PGlite is one process at a time: the server child opens it from here on.
     if (kind === 'pglite') await db.database.close();
   });
@@ -739,6 +734,7 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
       log: ctx.app.log,
       accounts: ctx.accounts,
       roles: ctx.roles,
+      profiles: ctx.profiles,
       storage: ctx.storage,
       jobs: ctx.jobs,
       demoSongSeconds: () => 1,

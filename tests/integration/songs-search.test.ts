@@ -530,6 +530,7 @@ describe.each(dbKinds)('the demo catalogue on %s', (kind) => {
     await seedDemo({
       accounts: ctx.accounts,
       roles: ctx.roles,
+      profiles: ctx.profiles,
       repo: createDemoRepository(ctx.db.database.db),
       storage: createLocalStorage(mediaRoot),
       now: () => new Date(),

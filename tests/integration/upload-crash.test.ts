@@ -5,9 +5,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/client.ts';
-import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
-import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
-import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { ensureAccountWithRole } from '../helpers/offline-accounts.ts';
 import { createMediaReconciler } from '../../src/server/modules/media/media-reconciler.ts';
 import { createMediaReferencesRepository } from '../../src/server/modules/media/media-references.repository.ts';
 import type { CrashStep } from '../../src/server/storage/crash-point.ts';
@@ -188,9 +186,7 @@ describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind)
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    const accounts = createAccountsService({ users: createUsersRepository(db.database.db) });
-    const { userId } = await accounts.create(ARTIST);
-    await createRolesRepository(db.database.db).grant(userId, 'artist');
+    await ensureAccountWithRole(db.database, ARTIST, 'artist');
     // PGlite is one process at a time: the server child opens it from here on.
     if (kind === 'pglite') await db.database.close();
     wav = makeWav(0.5);

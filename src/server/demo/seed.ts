@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AuthModule } from '../modules/auth/auth.module.ts';
 import type { RolesModule } from '../modules/roles/roles.module.ts';
+import type { ProfileRecords } from '../modules/social/social.module.ts';
 import type { DemoContent, DemoRepository } from './demo.repository.ts';
 import type { Db as Tx } from '../db/client.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
@@ -27,6 +28,7 @@ export type Accounts = AuthModule['accounts'];
 export type DemoDeps = {
   accounts: Accounts;
   roles: RolesModule;
+  profiles: Pick<ProfileRecords, 'setBio'>;
   repo: DemoRepository;
   storage: Storage;
   now: () => Date;
@@ -142,7 +144,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     return { url: `/media/${bucket}/${key}`, key };
   };
 
-  // Accounts go through the auth module: it owns hashing, profiles and sign-up rules. Their
+  // Accounts go through the auth module (hashing, sign-up rules), roles through roles, bios
+  // through social: the demo writes no row another module owns (docs/decisions/0024). Their
   // password hashes (argon2, ~70 ms each) run on libuv's threads, so the media is rendered on
   // this one meanwhile (renderMedia) instead of after them.
   const made: DemoAccount[] = [];
@@ -161,6 +164,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         }));
       // Approved artists and the admin get their role directly; grant is idempotent.
       if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
+      if (spec.bio) await deps.profiles.setBio(userId, spec.bio);
       id[spec.key] = userId;
       made.push({ email: spec.email, displayName: spec.displayName, role: spec.role, userId });
     }
@@ -226,10 +230,6 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
 
   try {
     const content: DemoContent = {
-      bios: ACCOUNTS.filter((a) => a.bio && id[a.key]).map((a) => ({
-        userId: id[a.key]!,
-        bio: a.bio!,
-      })),
       songs: [],
       podcasts: [],
       episodes: [],

@@ -16,6 +16,7 @@ export function createMfaModule(
 ): FeatureModule {
   const mfa = createMfaService({
     repo: createMfaRepository(ctx.database.db),
+    limiter: ctx.rateLimiter,
     clock: ctx.clock,
     publicUrl: deps.settings.publicUrl,
     secretKey: ctx.secretKey,

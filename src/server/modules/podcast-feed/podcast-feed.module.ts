@@ -1,5 +1,6 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule, MediaOffload } from '../media/media.module.ts';
+import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
 import { createPseudonymizer } from '../../security/pseudonym.ts';
 import { podcastFeedRoutes } from './podcast-feed.routes.ts';
 import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
@@ -23,10 +24,19 @@ export type PodcastFeedSettings = {
 
 export function createPodcastFeedModule(
   ctx: ModuleContext,
-  { media, settings }: { media: Pick<MediaModule, 'publicUrl'>; settings: PodcastFeedSettings },
+  {
+    media,
+    podcasts,
+    settings,
+  }: {
+    media: Pick<MediaModule, 'publicUrl'>;
+    podcasts: Pick<PodcastsModule, 'fixFeedGuid'>;
+    settings: PodcastFeedSettings;
+  },
 ): FeatureModule {
   const feeds = createPodcastFeedService({
     feeds: createPodcastFeedRepository(ctx.database.db),
+    fixFeedGuid: podcasts.fixFeedGuid,
     storage: ctx.storage,
     publicUrl: settings.publicUrl,
     mediaUrl: (stored) => media.publicUrl(stored),

@@ -21,7 +21,7 @@ import {
 } from '../../storage/storage.ts';
 import { locateStored } from '../../storage/stored-objects.ts';
 import type { MediaOffload } from '../media/media.module.ts';
-import { feedUrlOf, podcastGuidOf } from '../podcasts/podcasts.module.ts';
+import { feedUrlOf, podcastGuidOf, type PodcastsModule } from '../podcasts/podcasts.module.ts';
 import { squareJpeg } from '../../media/media-intake.ts';
 import { artworkUrlOf, episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
 import { renderRssFeed, type FeedItem } from './feed-xml.ts';
@@ -97,6 +97,8 @@ export function countsAsDownload(part: ByteRange | undefined, size: number): boo
  */
 export function createPodcastFeedService(deps: {
   feeds: PodcastFeedRepository;
+  /** The podcasts module's: a show's feed_guid is written there, once. */
+  fixFeedGuid: PodcastsModule['fixFeedGuid'];
   storage: Storage;
   /** env.publicUrl: every URL in the feed is absolute. */
   publicUrl: string;
@@ -161,7 +163,7 @@ export function createPodcastFeedService(deps: {
       // a later PUBLIC_URL change moves the feed, not the show's identity.
       const guid =
         show.feedGuid ??
-        (await feeds.fixFeedGuid(show.id, podcastGuidOf(feedUrl))) ??
+        (await deps.fixFeedGuid(show.id, podcastGuidOf(feedUrl))) ??
         podcastGuidOf(feedUrl);
       const rows = await feeds.episodes(show.id);
       const items = (await Promise.all(rows.map(itemOf))).filter((i) => i !== null);

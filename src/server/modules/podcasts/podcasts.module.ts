@@ -24,6 +24,15 @@ export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
  * songs) and listening progress (issue 10 §4–5; docs/decisions/0018), under /api.
  */
+/** What other modules may ask of podcasts. */
+export type PodcastsModule = FeatureModule & {
+  /**
+   * Gives a show made before feed_guid existed the guid its feed derives (the feed module, on
+   * the first fetch); answers the guid it has now, which never changes once set.
+   */
+  fixFeedGuid(podcastId: string, guid: string): Promise<string | null>;
+};
+
 export type PodcastsSettings = {
   /** Where an upload waits while it is checked (media's uploadTempDir). */
   tempDir: string;
@@ -44,7 +53,7 @@ export function createPodcastsModule(
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
     settings: PodcastsSettings;
   },
-): FeatureModule {
+): PodcastsModule {
   const db = ctx.database.db;
   const media = createEpisodeMediaRepository(db);
   const mediaJob = createEpisodeMediaJob({
@@ -99,5 +108,6 @@ export function createPodcastsModule(
   return {
     name: 'podcasts',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    fixFeedGuid: (podcastId, guid) => shows.fixFeedGuid(podcastId, guid),
   };
 }

@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   podcastEpisodeRenditions,
@@ -155,6 +155,22 @@ export function createPodcastsRepository(db: Db) {
           previousCoverKey: cover && old.coverArtKey !== cover.key ? old.coverArtKey : null,
         };
       });
+    },
+
+    /**
+     * Sets the show's feed_guid if it has none and returns the one it has now: whoever sets it
+     * first wins, and it never changes after (a directory keys the show by it).
+     */
+    async fixFeedGuid(id: string, guid: string): Promise<string | null> {
+      await db
+        .update(podcasts)
+        .set({ feedGuid: guid })
+        .where(and(eq(podcasts.id, id), isNull(podcasts.feedGuid)));
+      const [row] = await db
+        .select({ feedGuid: podcasts.feedGuid })
+        .from(podcasts)
+        .where(eq(podcasts.id, id));
+      return row?.feedGuid ?? null;
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
@@ -7,6 +8,29 @@ import { createFollowsService } from './follows.service.ts';
 import { createProfilesRepository } from './profiles.repository.ts';
 import { profilesRoutes } from './profiles.routes.ts';
 import { createProfilesService } from './profiles.service.ts';
+
+/**
+ * What other modules may do to profiles: every profiles row is made and written here
+ * (docs/decisions/0024), a new account's included.
+ */
+export type ProfileRecords = {
+  /** A new account's profile, in the sign-up's transaction (the auth module's). */
+  create(userId: string, displayName: string, tx: Db): Promise<void>;
+  /** Sets a profile's bio (the demo's artists). */
+  setBio(userId: string, bio: string): Promise<void>;
+};
+
+/**
+ * The profile records, for the host to hand to modules built before this one: auth makes an
+ * account's profile in its sign-up, and this module needs notifications, which need auth.
+ */
+export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): ProfileRecords {
+  const profiles = createProfilesRepository(ctx.database.db);
+  return {
+    create: (userId, displayName, tx) => profiles.create(userId, displayName, tx),
+    setBio: (userId, bio) => profiles.update(userId, { bio }),
+  };
+}
 
 /**
  * Profiles, follows and the following list (issue 11 points 1–2; docs/decisions/0020),
