@@ -1,5 +1,5 @@
 /**
- * Notifications bench (issue 11 "Performance", ADR 0021), on PostgreSQL through the
+ * Notifications bench (ADR 0021), on PostgreSQL through the
  * production server (server-process.ts: `npm start`'s own command on a throwaway database
  * `canto_bench_<rand>`, dropped afterwards):
  *

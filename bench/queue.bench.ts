@@ -1,5 +1,5 @@
 /**
- * Queue bench (issue 8, docs/decisions/0013): empty jobs per second through the job queue
+ * Queue bench (docs/decisions/0013): empty jobs per second through the job queue
  * (src/server/jobs) on PostgreSQL and on PGlite, each beside a baseline measured in the same
  * run on the same database: one bare `INSERT … RETURNING id` then `UPDATE … WHERE id` per job,
  * one after the other — the least any queue must do per job (a job row written, then marked).

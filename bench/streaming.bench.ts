@@ -16,7 +16,7 @@
  * other work shares the machine, so it shows what each path costs.
  *
  * Rows (ratio = value / nginx's): 64 KB Range requests per second and whole-file GB/s, each
- * for the direct and the offloaded path. Targets (issue 6): direct ≥ 0.25 on ranges and
+ * for the direct and the offloaded path. Targets: direct ≥ 0.25 on ranges and
  * ≥ 0.5 on whole files; offloaded ≥ 0.9 on both.
  *
  * Run alone: npx tsx bench/streaming.bench.ts. BENCH_NGINX_WORKERS (default 1, as Canto is

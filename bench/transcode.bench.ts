@@ -1,5 +1,5 @@
 /**
- * Transcode bench (issue 8, docs/decisions/0014), on a 5-minute 44.1 kHz stereo WAV:
+ * Transcode bench (docs/decisions/0014), on a 5-minute 44.1 kHz stereo WAV:
  *
  * - speed: seconds of audio the media pipeline's one ffmpeg run (three renditions, EBU R128
  *   loudness, waveform PCM: src/server/media/renditions.ts) gets through per wall second on

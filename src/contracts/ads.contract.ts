@@ -10,8 +10,8 @@ import { UUID_PATTERN } from '../core/uuid.ts';
 import { SONG_MEDIA_STATUSES, songLoudnessDto, songRenditionDto } from './songs.contract.ts';
 
 /*
- * The ad inventory, get-active-ads and track-ad-impression (issue 12 §4; spec §3
- * Advertisement, §7 functions; product.md §5). Durations are seconds in the API
+ * The ad inventory, get-active-ads and track-ad-impression (spec §3 Advertisement, §7
+ * functions; docs/decisions/0023). Durations are seconds in the API
  * (milliseconds in the database); media URLs are signed as songs' are.
  */
 

@@ -4,7 +4,7 @@ import { songDto } from './songs.contract.ts';
 import { UUID_PATTERN } from '../core/uuid.ts';
 
 /*
- * Profiles, follows and the following list (issue 11 points 1–2; spec §2 Profile and
+ * Profiles, follows and the following list (docs/decisions/0020; spec §2 Profile and
  * Following, §3 profiles and user_follows, §4 follow and profile edit, §5 profile rules).
  * Everything here needs a session. Times are ISO strings; counts are computed by SQL on
  * every read. Bodies are strict: an unknown key (user_id, avatar_url…) is a 400 and

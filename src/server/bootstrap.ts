@@ -85,7 +85,7 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
 }
 
 /**
- * ADMIN_EMAIL/ADMIN_PASSWORD (product.md §2): create that account as admin, or give an
+ * ADMIN_EMAIL/ADMIN_PASSWORD: create that account as admin, or give an
  * existing one the admin role. An existing password is never changed: the variable may be
  * stale while the admin has since chosen another.
  */

@@ -12,7 +12,7 @@ import { adParts, createAd, listAds, makeAdmin, nextAd, sendAd, setActive } from
 import { makeUser, makeWav, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 12 §4: an ad's audio is checked like a song's and goes through the one media job
+ * An ad's audio is checked like a song's and goes through the one media job
  * (ADR 0014, 0023): Opus and AAC renditions and loudness in the music bucket, signed, handed
  * to listeners with the ad; no waveform is kept. New audio replaces the old and its outputs;
  * removed audio takes them along. The worker runs in the test's process.

@@ -34,7 +34,7 @@ import {
 } from './songs-helpers.ts';
 
 /**
- * Issue 6 §5: no 5xx for bad input, proven systematically. Every operation of the OpenAPI
+ * No 5xx for bad input, proven systematically. Every operation of the OpenAPI
  * document gets bad path parameters, query values, JSON and multipart bodies, content types
  * and credentials (api-fuzz-cases.ts), as each role. Every answer must be a 4xx with a stable
  * `{ error: { code, message } }` (noise a read may ignore: anything below 500), a caller the

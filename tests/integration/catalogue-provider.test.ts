@@ -1,4 +1,4 @@
-// The external catalogue as an outbound client (issue 7, points 11 and 12): it reaches only
+// The external catalogue as an outbound client: it reaches only
 // public addresses unless CATALOGUE_ALLOW_PRIVATE says otherwise, follows no redirect, drops
 // media URLs into private networks, and stops waiting on a catalogue that keeps failing.
 import http from 'node:http';

@@ -9,7 +9,7 @@ import { TestClock, testEnv } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
 
 /*
- * Issue 8 point 1: the job queue on PostgreSQL and PGlite (src/server/jobs, ADR 0013).
+ * The job queue on PostgreSQL and PGlite (src/server/jobs, ADR 0013).
  * Real databases; the worker killed with SIGKILL is a real child process.
  */
 

@@ -23,7 +23,7 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 8 points 2, 3 (and the faults): an upload is playable at once from its original;
+ * The media pipeline (ADR 0014) and its faults: an upload is playable at once from its original;
  * a job makes Opus and AAC renditions, the loudness and the waveform from it in one ffmpeg
  * run; the song is then 'ready' with all of them, signed. A job that fails for good leaves
  * it 'failed' (never stuck), and the artist may ask again. Deleting a song deletes every
@@ -718,7 +718,7 @@ describe.each(dbKinds)('a media job whose worker died on its last attempt, on %s
 });
 
 /*
- * Point 5: demo content goes through the same pipeline. The seed only enqueues (its songs
+ * Demo content goes through the same pipeline. The seed only enqueues (its songs
  * are 'processing' and playable from their originals when it returns, so the first start
  * does not wait for encoders); the worker then gives every demo song its renditions and
  * waveform in the background.

@@ -21,7 +21,7 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 8's last fault: two app instances, each with its own connection pool and its own
+ * The job queue's last fault: two app instances, each with its own connection pool and its own
  * media worker, on ONE PostgreSQL database and one shared DATA_DIR (as two processes behind a
  * load balancer would run). Songs uploaded through one of them all end 'ready' with their
  * renditions and waveform; each song's job ran exactly once (one transcode run across both

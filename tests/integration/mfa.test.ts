@@ -384,7 +384,7 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('insufficient_aal');
 
-    // Once a factor is verified, an aal1 session reaches only the challenge (issue 7).
+    // Once a factor is verified, an aal1 session reaches only the challenge (ADR 0002).
     const draft = await api.enrolTotp(aal2Token, 'Draft');
     const draftFromAal1 = await api.call(
       'DELETE',

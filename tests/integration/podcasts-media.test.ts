@@ -13,7 +13,7 @@ import { createShow, showDetail, uploadEpisode } from './podcasts-helpers.ts';
 import { makeUser, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 10 §5: an uploaded episode goes through the songs' media pipeline (the one job of
+ * An uploaded episode goes through the songs' media pipeline (the one job of
  * media/media-job.ts, ADR 0014/0018): Opus and AAC renditions, loudness and a waveform, in
  * the podcasts bucket, signed; a job that dead-letters leaves it 'failed' and playable from
  * its original. The worker runs in the test's process, as in media-pipeline.test.ts.

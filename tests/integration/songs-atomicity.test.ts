@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from './songs-helpers.ts';
 
-// All or nothing (product.md §3): a failure after a file was stored must delete it again.
+// All or nothing: a failure after a file was stored must delete it again.
 describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
   const ctx = {} as TestContext;
   const failures = { coverPut: false };

@@ -130,7 +130,7 @@ type Listed = { file: string; cover: string | null; media?: string[] };
 
 /**
  * Storage and rows agree: no temp or unfinished file, and stored keys = the rows' keys (the
- * original and, once its media job ran, the renditions and the waveform: issue 8).
+ * original and, once its media job ran, the renditions and the waveform: ADR 0014).
  */
 function expectAgreement(dataDir: string, rows: Listed[]) {
   const disk = onDisk(dataDir);

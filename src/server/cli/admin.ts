@@ -9,7 +9,7 @@ import {
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
 
 /*
- * `npm run admin -- <grant|revoke|list> …` (product.md §2): role changes without the web
+ * `npm run admin -- <grant|revoke|list> …`: role changes without the web
  * app, e.g. to name the first admin. With the embedded database, stop the server first:
  * a PGlite data directory supports one process at a time.
  */

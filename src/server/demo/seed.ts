@@ -12,8 +12,9 @@ import { renderCover } from './covers.ts';
 import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
 
 /*
- * Demo content (product.md §10 DEMO): accounts, a small catalogue with generated audio and
- * covers, and enough listening, likes and follows that no list starts empty.
+ * Demo content (DEMO, on by default for the embedded database): accounts, a small catalogue
+ * with generated audio and covers, and enough listening, likes and follows that no list
+ * starts empty.
  *
  * Media goes through the Storage interface (local `${DATA_DIR}/media/<bucket>/<key>` by
  * default, S3 with STORAGE=s3) under server-made keys; rows store the public URL
@@ -293,7 +294,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       });
     }
 
-    // Listeners follow both artists; each follow notifies the artist (product.md §8).
+    // Listeners follow both artists; each follow notifies the artist, as a real follow does.
     for (const [n, listener] of ['ana', 'ben', 'cleo'].entries()) {
       for (const artist of ['nova', 'owls']) {
         const at = new Date(now - (5 - n) * DAY - HOUR * (artist === 'nova' ? 1 : 2));
@@ -359,7 +360,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         completed: true,
       });
     }
-    // play_count rises by one per stream record (product.md §3) on top of the demo history.
+    // play_count rises by one per stream record, as a play does, on top of the demo history.
     for (const song of songRows) {
       song.playCount = song.playCount! + content.streams.filter((s) => s.songId === song.id).length;
     }

@@ -14,7 +14,8 @@ export function createMailer(
   from = 'Canto <no-reply@canto.local>',
 ): Mailer {
   if (!smtpUrl) {
-    // Without SMTP the message (e.g. a reset link) is written to the server log (product.md §2).
+    // Without SMTP the message (e.g. a reset link) is written to the server log: an operator
+    // of a server without mail can still hand it on.
     return {
       delivers: false,
       async send(mail) {

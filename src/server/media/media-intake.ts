@@ -47,7 +47,7 @@ export const audioInvalid = (rules: AudioIntakeRules, why: string) =>
     field: rules.field,
     reason: why,
   });
-/** 422: audio we recognised but refuse (issue 7 §10); the reason is a fixed word, never a path. */
+/** 422: audio we recognised but refuse; the reason is a fixed word, never a path. */
 export const audioUnprocessable = (rules: AudioIntakeRules, reason: AudioProblem) =>
   new AppError(ErrorCode.unprocessableMedia, rules.messages.invalid, {
     field: rules.field,

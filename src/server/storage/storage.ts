@@ -4,8 +4,8 @@ import { AppError, ErrorCode } from '../../core/errors.ts';
 import { isUuid } from '../../core/uuid.ts';
 
 /**
- * File storage for media (product.md §1: a local directory by default, any S3-compatible
- * store with STORAGE=s3). Objects are immutable: every upload gets a fresh server-made key,
+ * File storage for media (a local directory by default, any S3-compatible store with
+ * STORAGE=s3). Objects are immutable: every upload gets a fresh server-made key,
  * so an ETag never changes for a key and media can be cached forever.
  */
 export const BUCKETS = ['music', 'cover-art', 'podcasts', 'avatars'] as const;

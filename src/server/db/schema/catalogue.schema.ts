@@ -224,7 +224,7 @@ export const podcasts = pgTable(
     coverArtKey: text('cover_art_key'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
-    // The RSS feed's channel (issue 10 §6): language (BCP 47), one Apple Podcasts category
+    // The RSS feed's channel (ADR 0019): language (BCP 47), one Apple Podcasts category
     // (core/validation/podcast.rules.ts), explicit flag.
     language: text('language').notNull().default('en'),
     category: text('category').notNull().default('Music'),

@@ -9,8 +9,8 @@ import { adsRoutes } from './ads.routes.ts';
 import { createAdsService } from './ads.service.ts';
 
 /**
- * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
- * product.md §5; docs/decisions/0023), under /api. Ad audio goes through the one media job
+ * The ad inventory (admins), get-active-ads and track-ad-impression (docs/decisions/0023),
+ * under /api. Ad audio goes through the one media job
  * (renditions, loudness) as songs' and episodes' does.
  */
 export type AdsSettings = {

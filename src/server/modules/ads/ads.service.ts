@@ -77,8 +77,8 @@ const adCreateCheck = adFormFields.partial();
 const notFound = () => new AppError(ErrorCode.notFound, adMessages.adNotFound);
 
 /**
- * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
- * docs/decisions/0023). Uploads are all or nothing: every check first, then the files are
+ * The ad inventory (admins), get-active-ads and track-ad-impression
+ * (docs/decisions/0023). Uploads are all or nothing: every check first, then the files are
  * stored, then one transaction writes the row and the audio's media job; any failure deletes
  * what was stored, and the temp file always goes.
  */

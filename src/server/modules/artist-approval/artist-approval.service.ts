@@ -29,8 +29,8 @@ export function createArtistApprovalService({
     },
 
     /**
-     * approve_artist: replaces pending_artist by artist and tells the user (product.md §2), in
-     * one transaction: the notice exists, and is pushed live, only if the role changed.
+     * approve_artist: replaces pending_artist by artist and tells the user, in one
+     * transaction: the notice exists, and is pushed live, only if the role changed.
      */
     async approve(userId: string): Promise<void> {
       const ok = await requests.decide(async (tx) => {

@@ -15,7 +15,7 @@ const lifetime: Record<AuthTokenKind, number> = {
   email_verification: 24 * HOUR,
 };
 
-/** Password reset and email verification by single-use emailed links (product.md §2). */
+/** Password reset and email verification by single-use emailed links. */
 export function createRecoveryService(deps: {
   users: UsersRepository;
   tokens: AuthTokensRepository;

@@ -44,7 +44,7 @@ function toSummary(row: PlaylistRow): PlaylistSummary {
 const descriptionOf = (text: string | null | undefined) => (text ? text : null);
 
 /**
- * Playlists (spec §2 Playlists, Playlist, Add-to-playlist dialog; §5 rules; issue 10 §2–3).
+ * Playlists (spec §2 Playlists, Playlist, Add-to-playlist dialog; §5 rules; ADR 0017).
  * A private playlist is the owner's alone: to anyone else it does not exist (404), so its
  * existence is never revealed; a public one is readable by anyone signed in, and changing it
  * is refused (403).

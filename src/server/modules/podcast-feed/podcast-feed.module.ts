@@ -7,8 +7,8 @@ import { createPodcastFeedRepository } from './podcast-feed.repository.ts';
 import { createPodcastFeedService } from './podcast-feed.service.ts';
 
 /**
- * Each show's public RSS feed and its episodes' public enclosure URLs (issue 10 §6,
- * docs/decisions/0019), under /api: GET /podcasts/{id}/feed.xml and GET|HEAD
+ * Each show's public RSS feed and its episodes' public enclosure URLs
+ * (docs/decisions/0019), under /api: GET /podcasts/{id}/feed.xml and GET|HEAD
  * /episodes/{id}/audio, both without a session. The feed URL and podcast:guid are the
  * podcasts module's (`feedUrlOf`, `podcastGuidOf`; it fixes the guid when a show is made);
  * a show without one gets it on its feed's first fetch.

@@ -91,8 +91,8 @@ export function countsAsDownload(part: ByteRange | undefined, size: number): boo
 }
 
 /**
- * Each show's public RSS feed and its episodes' public enclosure URLs (issue 10 §6;
- * docs/decisions/0019). Both are read without a session: podcast apps fetch the feed and
+ * Each show's public RSS feed and its episodes' public enclosure URLs
+ * (docs/decisions/0019). Both are read without a session: podcast apps fetch the feed and
  * download episodes later, from anywhere.
  */
 export function createPodcastFeedService(deps: {

@@ -22,7 +22,7 @@ export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 
 /**
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
- * songs) and listening progress (issue 10 §4–5; docs/decisions/0018), under /api.
+ * songs) and listening progress (docs/decisions/0018), under /api.
  */
 /** What other modules may ask of podcasts. */
 export type PodcastsModule = FeatureModule & {

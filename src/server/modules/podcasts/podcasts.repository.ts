@@ -22,7 +22,7 @@ export type PodcastsRepository = ReturnType<typeof createPodcastsRepository>;
 /** A deleted show's stored keys: its cover (cover-art bucket), its episodes' audio (podcasts). */
 export type StoredKeys = { cover: string | null; audio: string[] };
 
-/** Podcast shows (spec §3 podcasts, issue 10 §4–5). */
+/** Podcast shows (spec §3 podcasts). */
 export function createPodcastsRepository(db: Db) {
   const shows = (executor: Db = db) =>
     executor

@@ -52,7 +52,7 @@ function changesOf(fields: Partial<PodcastFields>): ShowPatch {
   return patch;
 }
 
-/** Podcast shows (issue 10 §4–5): the list, one show with its episodes, create, edit, delete. */
+/** Podcast shows: the list, one show with its episodes, create, edit, delete. */
 export function createPodcastsService(deps: PodcastsServiceDeps) {
   const { shows, storage, log } = deps;
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);

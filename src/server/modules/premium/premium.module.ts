@@ -15,7 +15,7 @@ export type PremiumModule = FeatureModule & {
 };
 
 /**
- * Premium subscriptions (product.md §5, docs/decisions/0022), under /api: check-subscription,
+ * Premium subscriptions (docs/decisions/0022), under /api: check-subscription,
  * create-checkout and customer-portal through the PAYMENTS provider, the local test mode's
  * confirm and cancel, and Stripe's webhook.
  */

@@ -14,7 +14,7 @@ import type { Log } from '../../log.ts';
 
 export type StripeWebhooks = ReturnType<typeof createStripeWebhooks>;
 
-/** The events that can change a subscription (issue 12 §1); others are acknowledged only. */
+/** The events that can change a subscription; others are acknowledged only. */
 const HANDLED = new Set([
   'checkout.session.completed',
   'customer.subscription.created',

@@ -3,7 +3,7 @@ import { createRoleHoldersRepository } from './role-holders.repository.ts';
 import { createRolesRepository, type RolesRepository } from './roles.repository.ts';
 
 /**
- * Roles (product.md §2): who holds `artist`, `pending_artist`, `admin`. No routes: roles
+ * Roles: who holds `artist`, `pending_artist`, `admin`. No routes: roles
  * change through artist approval, ADMIN_EMAIL and the admin CLI.
  */
 export type RolesModule = RolesRepository;

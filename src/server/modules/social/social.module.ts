@@ -33,7 +33,7 @@ export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): Prof
 }
 
 /**
- * Profiles, follows and the following list (issue 11 points 1–2; docs/decisions/0020),
+ * Profiles, follows and the following list (docs/decisions/0020),
  * under /api: GET /profiles/{userId}, GET /profiles/{userId}/songs, GET|PATCH /me/profile,
  * PUT /me/profile/avatar, PUT|DELETE /follows/{userId}, GET /me/following.
  */

@@ -63,7 +63,7 @@ export type SongsServiceDeps = {
   media: SongMediaRepository;
   /** Enqueues the song's media job in `tx`, the transaction that writes its row. */
   enqueueMedia: (songId: string, tx: Tx) => Promise<unknown>;
-  /** new_release to the artist's followers, in `tx` (the notifications module, product.md §8). */
+  /** new_release to the artist's followers, in `tx` (the notifications module). */
   announceRelease: (
     artistId: string,
     release: { artist: string | null; title: string },
@@ -210,7 +210,7 @@ export function createSongsService(deps: SongsServiceDeps) {
 
   return {
     /**
-     * Spec §5 upload, all or nothing (product.md §3): fields are checked as they arrive, the
+     * Spec §5 upload, all or nothing: fields are checked as they arrive, the
      * audio is streamed to a temp file (counted and sniffed), parsed, then stored with a
      * server-made key; the cover is decoded and re-encoded. Any failure deletes what was
      * stored; the temp file always goes.
@@ -394,7 +394,7 @@ export function createSongsService(deps: SongsServiceDeps) {
     },
 
     /**
-     * Issue 8: runs a song's media job again after it failed for good. 409 unless the
+     * Runs a song's media job again after it failed for good. 409 unless the
      * song's status is 'failed' (processing songs have a job already; ready ones need none).
      */
     async reprocess(userId: string, id: string): Promise<SongDto> {

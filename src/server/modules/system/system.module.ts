@@ -13,7 +13,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** `GET /api/health` answers once the app can serve (product.md §10). */
+/** `GET /api/health` answers once the app can serve (a load balancer's or nginx's check). */
 export function createSystemModule(
   _ctx: ModuleContext,
   _deps: Record<string, never>,

@@ -1,5 +1,5 @@
 /**
- * The external music catalogue (spec §7 Functions, product.md §3): asked only when the own
+ * The external music catalogue (spec §7 Functions): asked only when the own
  * search finds nothing, and for home when no songs exist. Its tracks are never stored;
  * they carry `source` and a 30 s `preview_url`.
  */
