@@ -23,6 +23,12 @@ const siblingModuleInternals = {
   regex: String.raw`^\.\./[^./][^/]*/(?![^/]+\.module\.ts$)`,
   message: 'another feature module is reached only through its <feature>.module.ts',
 };
+// Settings reach a module as its typed `settings` deps (app.ts maps them from env.ts), so a
+// module's signature says what configuration it reads.
+const noEnv = {
+  group: ['**/env.ts'],
+  message: 'a module takes its settings in its deps (app.ts maps them from env.ts), not Env',
+};
 // From anywhere else in the server (app.ts, bootstrap, cli, demo…): the same, by path.
 const moduleInternals = {
   regex: String.raw`(^|/)modules/[^/]+/(?![^/]+\.module\.ts$)`,
@@ -115,10 +121,10 @@ export default tseslint.config(
   routesFromTable,
   layer(
     ['src/server/modules/**'],
-    [noWeb, siblingModuleInternals, noDrizzle],
+    [noWeb, siblingModuleInternals, noDrizzle, noEnv],
     ['**/*.repository.ts'],
   ),
-  layer(['src/server/modules/**/*.repository.ts'], [noWeb, siblingModuleInternals]),
+  layer(['src/server/modules/**/*.repository.ts'], [noWeb, siblingModuleInternals, noEnv]),
   layer(
     ['src/server/**'],
     [noWeb, moduleInternals, noDrizzle],

@@ -227,7 +227,7 @@ export async function startApp(
     // Nothing outside this machine: the external catalogue points at a closed port.
     CATALOGUE_URL: 'http://127.0.0.1:9',
   });
-  const app = await buildApp({ env, database, logger: false });
+  const { app } = await buildApp({ env, database, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

@@ -1,5 +1,5 @@
 /**
- * Notifications bench (issue 11 "Performance", ADR 0021), on PostgreSQL through the
+ * Notifications bench (ADR 0021), on PostgreSQL through the
  * production server (server-process.ts: `npm start`'s own command on a throwaway database
  * `canto_bench_<rand>`, dropped afterwards):
  *
@@ -169,7 +169,7 @@ async function sessionMinter(database: Database, publicUrl: string) {
   const sessions = createSessionsService({
     sessions: createSessionsRepository(db),
     users: createUsersRepository(db),
-    roles: createRolesModule(db),
+    roles: createRolesModule({ database }, {}),
     keys,
     issuer: publicUrl,
     audience: `${publicUrl}/api`,

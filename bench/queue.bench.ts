@@ -1,5 +1,5 @@
 /**
- * Queue bench (issue 8, docs/decisions/0013): empty jobs per second through the job queue
+ * Queue bench (docs/decisions/0013): empty jobs per second through the job queue
  * (src/server/jobs) on PostgreSQL and on PGlite, each beside a baseline measured in the same
  * run on the same database: one bare `INSERT … RETURNING id` then `UPDATE … WHERE id` per job,
  * one after the other — the least any queue must do per job (a job row written, then marked).
@@ -30,7 +30,7 @@ const JOBS = Number(process.env.QUEUE_BENCH_JOBS ?? 2000);
 const CONCURRENCY = Number(process.env.QUEUE_BENCH_CONCURRENCY ?? 8);
 const WARMUP = 100;
 const skip = (process.env.QUEUE_BENCH_SKIP ?? '').split(',');
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Per second: `count` operations in `ms`. */
 const perSecond = (count: number, ms: number) => (count * 1000) / ms;

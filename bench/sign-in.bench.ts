@@ -44,7 +44,7 @@ export async function signInBench(
     });
     database = await openDatabase({ dataDir });
     await database.migrate();
-    app = await buildApp({ env, database, clock: jumpingClock(), logger: false });
+    ({ app } = await buildApp({ env, database, clock: jumpingClock(), logger: false }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 

@@ -16,7 +16,7 @@
  * other work shares the machine, so it shows what each path costs.
  *
  * Rows (ratio = value / nginx's): 64 KB Range requests per second and whole-file GB/s, each
- * for the direct and the offloaded path. Targets (issue 6): direct ≥ 0.25 on ranges and
+ * for the direct and the offloaded path. Targets: direct ≥ 0.25 on ranges and
  * ≥ 0.5 on whole files; offloaded ≥ 0.9 on both.
  *
  * Run alone: npx tsx bench/streaming.bench.ts. BENCH_NGINX_WORKERS (default 1, as Canto is
@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { buildApp, type App } from '../src/server/app.ts';
+import { buildApp } from '../src/server/app.ts';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { createMediaUrlSigner } from '../src/server/security/media-url-signer.ts';
@@ -233,7 +233,7 @@ async function startCanto(
   const database: Database = await openDatabase({ dataDir });
   await database.migrate();
   const storage = createLocalStorage(mediaDir);
-  const app: App = await buildApp({ env, database, storage, logger: false });
+  const { app } = await buildApp({ env, database, storage, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     port: (app.server.address() as { port: number }).port,

@@ -1,5 +1,5 @@
 /**
- * Transcode bench (issue 8, docs/decisions/0014), on a 5-minute 44.1 kHz stereo WAV:
+ * Transcode bench (docs/decisions/0014), on a 5-minute 44.1 kHz stereo WAV:
  *
  * - speed: seconds of audio the media pipeline's one ffmpeg run (three renditions, EBU R128
  *   loudness, waveform PCM: src/server/media/renditions.ts) gets through per wall second on
@@ -153,10 +153,10 @@ async function uploadToPlayable(work: string, input: string, log: Log): Promise<
     JOB_POLL_INTERVAL_MS: '50',
     MEDIA_WORKERS: '1',
   });
-  const app = await buildApp({ env, database, logger: false });
+  const { app, jobs } = await buildApp({ env, database, logger: false });
   try {
     await app.ready();
-    await app.jobs.start();
+    await jobs.start();
     const signUp = await app.inject({
       method: 'POST',
       url: '/api/auth/sign-up',

@@ -194,7 +194,7 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
       });
       database = await openDatabase({ dataDir });
       await database.migrate();
-      app = await buildApp({ env, database, logger: false, webDir: outDir });
+      ({ app } = await buildApp({ env, database, logger: false, webDir: outDir }));
       await app.listen({ port: 0, host: '127.0.0.1' });
       const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       bare = http.createServer((_req, res) => {

@@ -32,7 +32,7 @@ export async function buildOpenApiJson(): Promise<string> {
       LOG_LEVEL: 'silent',
       DEMO: '0',
     });
-    const app = await buildApp({ env, database, logger: false, webDir: dataDir });
+    const { app } = await buildApp({ env, database, logger: false, webDir: dataDir });
     try {
       await app.ready();
       const machine: [string, string][] = [

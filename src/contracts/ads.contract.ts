@@ -6,11 +6,12 @@ import {
   adTargetUrl,
   adTitle,
 } from '../core/validation/ad.rules.ts';
+import { UUID_PATTERN } from '../core/uuid.ts';
 import { SONG_MEDIA_STATUSES, songLoudnessDto, songRenditionDto } from './songs.contract.ts';
 
 /*
- * The ad inventory, get-active-ads and track-ad-impression (issue 12 §4; spec §3
- * Advertisement, §7 functions; product.md §5). Durations are seconds in the API
+ * The ad inventory, get-active-ads and track-ad-impression (spec §3 Advertisement, §7
+ * functions; docs/decisions/0023). Durations are seconds in the API
  * (milliseconds in the database); media URLs are signed as songs' are.
  */
 
@@ -85,8 +86,7 @@ export const adActiveBody = z.strictObject({ active: z.boolean() });
 export type AdActiveBody = z.infer<typeof adActiveBody>;
 
 /** The form of a showing: `<uuid>.<expiry, base 36 seconds>.<HMAC-SHA256, base64url>`. */
-export const SHOWING_PATTERN =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-z]{1,12}\.[\w-]{43}$/;
+export const SHOWING_PATTERN = new RegExp(`^${UUID_PATTERN}\\.[0-9a-z]{1,12}\\.[\\w-]{43}$`);
 
 /**
  * An ad as get-active-ads hands it to one listener: spec §3's Advertisement, its media, and

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { profileBio, profileDisplayName, profileLimits } from '../core/validation/profile.rules.ts';
 import { songDto } from './songs.contract.ts';
+import { UUID_PATTERN } from '../core/uuid.ts';
 
 /*
- * Profiles, follows and the following list (issue 11 points 1–2; spec §2 Profile and
+ * Profiles, follows and the following list (docs/decisions/0020; spec §2 Profile and
  * Following, §3 profiles and user_follows, §4 follow and profile edit, §5 profile rules).
  * Everything here needs a session. Times are ISO strings; counts are computed by SQL on
  * every read. Bodies are strict: an unknown key (user_id, avatar_url…) is a 400 and
@@ -59,7 +60,7 @@ export const pageQuery = z.object({
   cursor: z
     .string()
     // Microseconds (16 digits reach the year 2286) and a row's id, as the server made it.
-    .regex(/^[0-9]{1,16}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+    .regex(new RegExp(`^[0-9]{1,16}_${UUID_PATTERN}$`), {
       error: 'Invalid cursor',
     })
     .optional(),

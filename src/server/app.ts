@@ -15,20 +15,33 @@ import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
-import { createMediaModule, mediaOrigins, type MediaModule } from './modules/media/media.module.ts';
+import {
+  createMediaModule,
+  mediaOrigins,
+  uploadTempDir,
+  type MediaModule,
+  type MediaSettings,
+} from './modules/media/media.module.ts';
 import { createLibraryModule } from './modules/library/library.module.ts';
 import { createListeningModule } from './modules/listening/listening.module.ts';
 import { createPodcastFeedModule } from './modules/podcast-feed/podcast-feed.module.ts';
 import { createPodcastsModule } from './modules/podcasts/podcasts.module.ts';
 import { createNotificationsModule } from './modules/notifications/notifications.module.ts';
-import { createSocialModule } from './modules/social/social.module.ts';
+import {
+  createProfileRecords,
+  createSocialModule,
+  type ProfileRecords,
+} from './modules/social/social.module.ts';
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
-import { createRolesModule } from './modules/roles/roles.module.ts';
+import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createRateLimiter } from './security/rate-limit.ts';
+import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
+import type { CrashPoint } from './storage/crash-point.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -43,19 +56,29 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
   /** Directory of the built web app; defaults to dist/web. */
   webDir?: string;
+  /**
+   * Fault injection for the crash tests (tests/helpers/server-entry.ts): called between an
+   * upload's, a local put's and a media job's steps. The server never sets it.
+   */
+  crash?: CrashPoint;
 };
 
 export type App = FastifyInstance;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    accounts: AuthModule['accounts'];
-    /** Storage ↔ rows reconciliation after crashes; main.ts starts it, close stops it. */
-    mediaReconciler: MediaModule['reconciler'];
-    /** The job queue; main.ts starts its worker once handlers are registered, close stops it. */
-    jobs: JobQueue;
-  }
-}
+/**
+ * The app and what its host drives besides serving requests: the job queue and the media
+ * reconciler it starts (closing the app stops both), and the account, role, profile and
+ * storage APIs start-up work (ADMIN_EMAIL, demo content) goes through, the app's own.
+ */
+export type BuiltApp = {
+  app: App;
+  jobs: JobQueue;
+  reconciler: MediaModule['reconciler'];
+  accounts: AuthModule['accounts'];
+  roles: RolesModule;
+  profiles: ProfileRecords;
+  storage: Storage;
+};
 
 const secretHeaders = [
   'req.headers.authorization',
@@ -64,12 +87,13 @@ const secretHeaders = [
 ];
 
 /** The whole app as one Fastify instance: platform plugins, then the feature modules. */
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+  const { env } = deps;
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.env.logLevel, redact: secretHeaders },
+    logger: deps.logger ?? { level: env.logLevel, redact: secretHeaders },
     // request.ip is the socket address, or the hop that a TRUST_PROXY proxy adds to
     // X-Forwarded-For; anyone else's header is ignored, so it cannot dodge rate limits.
-    trustProxy: deps.env.trustProxy.length > 0 ? deps.env.trustProxy : false,
+    trustProxy: env.trustProxy.length > 0 ? env.trustProxy : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     // Malformed or over-long URLs are refused before routing: answer them in the API's shape.
@@ -77,60 +101,116 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Requests Node's own parser refuses, answered in the same shape.
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
+  const media: MediaSettings = {
+    offload: env.mediaOffload,
+    cdnUrl: env.cdnUrl,
+    tempDir: uploadTempDir(env.dataDir),
+    mediaWorkers: env.mediaWorkers,
+    sweep: env.mediaSweep,
+  };
   await registerPlatformPlugins(app, {
-    mediaOrigins: mediaOrigins(deps.env),
-    hsts: deps.env.publicUrl.startsWith('https:'),
+    mediaOrigins: mediaOrigins({ ...media, storeEndpoint: env.s3.endpoint }),
+    hsts: env.publicUrl.startsWith('https:'),
   });
 
   const clock = deps.clock ?? systemClock;
-  const jobs = createJobQueue({ database: deps.database, clock, log: app.log, ...deps.env.jobs });
-  app.decorate('jobs', jobs);
+  const storage = deps.storage ?? (await createStorage(env, { crash: deps.crash }));
+  // A store the app made is the app's to release (S3's sockets), after everything that uses
+  // it has stopped: onClose hooks run last-added first. A given store is the caller's.
+  if (!deps.storage) app.addHook('onClose', () => storage.close());
+  const jobs = createJobQueue({ database: deps.database, clock, log: app.log, ...env.jobs });
   // Before the database closes: running jobs finish or go back to the queue.
   app.addHook('onClose', () => jobs.stop());
   const ctx: ModuleContext = {
-    env: deps.env,
-    secretKey: resolveSecretKey(deps.env.secretKey, deps.env.dataDir),
+    secretKey: resolveSecretKey(env.secretKey, env.dataDir),
     database: deps.database,
     clock,
     log: app.log,
-    storage: deps.storage ?? (await createStorage(deps.env)),
-    mailer: deps.mailer ?? createMailer(deps.env.smtpUrl, app.log, deps.env.mailFrom),
+    storage,
+    mailer: deps.mailer ?? createMailer(env.smtpUrl, app.log, env.mailFrom),
     jobs,
-    ffmpeg: createFfmpeg({ binary: deps.env.ffmpegPath, concurrency: deps.env.mediaWorkers }),
+    ffmpeg: createFfmpeg({ binary: env.ffmpegPath, concurrency: env.mediaWorkers }),
+    rateLimiter: createRateLimiter({
+      repo: createRateLimitsRepository(deps.database.db),
+      now: () => clock.now(),
+    }),
   };
-  const roles = createRolesModule(deps.database.db);
-  const auth = await createAuthModule(ctx, { roles });
-  registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
-  // Start-up (ADMIN_EMAIL, demo content) creates accounts through the auth module, not around it.
-  app.decorate('accounts', auth.accounts);
+  // Settings each module reads, from env.ts: a module never sees the rest.
+  const { publicUrl } = env;
 
-  const media = createMediaModule(ctx);
-  app.decorate('mediaReconciler', media.reconciler);
-  // Before the database closes (main.ts closes it after the app): a pass must not outlive it.
-  app.addHook('onClose', () => media.reconciler.stop());
-  const notifications = createNotificationsModule(ctx, { auth });
-  const premium = createPremiumModule(ctx);
-  const songs = createSongsModule(ctx, { media, notifications });
-  const podcasts = createPodcastsModule(ctx, { media, notifications });
-  const modules: FeatureModule[] = [
-    createSystemModule(),
+  const roles = createRolesModule(ctx, {});
+  // Made before the social module (which needs notifications, which need auth): sign-up
+  // makes each account's profile through it.
+  const profiles = createProfileRecords(ctx);
+  const auth = await createAuthModule(ctx, {
+    roles,
+    profiles,
+    settings: { publicUrl, sessionMaxLifetimeDays: env.sessionMaxLifetimeDays },
+  });
+  registerAccessPolicy(app, { resolvePrincipal: auth.resolvePrincipal, rolesOf: roles.rolesOf });
+
+  const mediaModule = createMediaModule(ctx, { settings: media });
+  // Before the database closes (the host closes it after the app): a pass must not outlive it.
+  app.addHook('onClose', () => mediaModule.reconciler.stop());
+  const notifications = createNotificationsModule(ctx, {
     auth,
-    createMfaModule(ctx, { auth }),
-    createArtistApprovalModule(ctx, { notifications }),
-    media,
+    settings: { publicUrl, dev: env.dev },
+  });
+  const premium = createPremiumModule(ctx, {
+    settings: { provider: env.payments, stripe: env.stripe, publicUrl },
+  });
+  const songs = createSongsModule(ctx, {
+    media: mediaModule,
+    notifications,
+    settings: {
+      catalogue: {
+        url: env.catalogueUrl,
+        allowPrivate: env.catalogueAllowPrivate,
+        timeoutMs: env.catalogueTimeoutMs,
+      },
+    },
+    crash: deps.crash,
+  });
+  const podcasts = createPodcastsModule(ctx, {
+    media: mediaModule,
+    notifications,
+    settings: { publicUrl },
+  });
+  const modules: FeatureModule[] = [
+    createSystemModule(ctx, {}),
+    auth,
+    createMfaModule(ctx, { auth, settings: { publicUrl } }),
+    createArtistApprovalModule(ctx, { roles, notifications }),
+    mediaModule,
     songs,
     createListeningModule(ctx, { songs }),
     createLibraryModule(ctx, { songs }),
     podcasts,
-    createSearchModule(ctx, { songs, podcasts }),
-    createPodcastFeedModule(ctx, { media }),
+    createSearchModule(ctx, {
+      songs,
+      podcasts,
+      settings: { cacheSeconds: env.searchCacheSeconds, concurrency: env.searchConcurrency },
+    }),
+    createPodcastFeedModule(ctx, {
+      media: mediaModule,
+      podcasts,
+      settings: { publicUrl, offload: env.mediaOffload },
+    }),
     notifications,
     createSocialModule(ctx, { notifications, songs }),
     premium,
-    createAdsModule(ctx, { media, premium }),
+    createAdsModule(ctx, { media: mediaModule, premium }),
   ];
   for (const module of modules) await app.register(module.plugin);
 
   registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
-  return app;
+  return {
+    app,
+    jobs,
+    reconciler: mediaModule.reconciler,
+    accounts: auth.accounts,
+    roles,
+    profiles,
+    storage,
+  };
 }

@@ -1,13 +1,12 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { AppError, ErrorCode } from '../core/errors.ts';
-import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
+import type { RolesModule } from './modules/roles/roles.module.ts';
+import type { ProfileRecords } from './modules/social/social.module.ts';
 import { createDemoRepository } from './demo/demo.repository.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { enqueueEpisodeMedia } from './modules/podcasts/podcasts.module.ts';
 import { enqueueSongMedia } from './modules/songs/songs.module.ts';
-import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import {
   credentialsBlock,
@@ -16,19 +15,24 @@ import {
   type Accounts,
   type DemoResult,
 } from './demo/seed.ts';
+import type { Log } from './log.ts';
 
 export type BootstrapDeps = {
-  env: Env;
+  env: Pick<Env, 'admin' | 'demo' | 'publicUrl'>;
   database: Database;
-  log: FastifyBaseLogger;
-  /** The auth module's account functions (app.accounts): demo code never sees auth internals. */
+  log: Log;
+  /** The app's account functions (buildApp's `accounts`): demo code never sees auth internals. */
   accounts: Accounts;
-  /** Defaults to the storage STORAGE selects. */
-  storage?: Storage;
+  /** The app's roles module: the admin role and the demo's roles are granted through it. */
+  roles: RolesModule;
+  /** The app's profile records (the social module's): the demo artists' bios. */
+  profiles: Pick<ProfileRecords, 'setBio'>;
+  /** The app's storage: demo media goes where uploads go. */
+  storage: Storage;
   now?: () => Date;
   /** Where the demo credentials block goes; the console by default so it reads as one block. */
   print?: (text: string) => void;
-  /** The app's queue (app.jobs): demo songs get their media jobs like uploads. */
+  /** The app's queue (buildApp's `jobs`): demo songs get their media jobs like uploads. */
   jobs?: JobQueue;
   /** Seconds of audio per demo song (tests keep them short). */
   demoSongSeconds?: (index: number) => number;
@@ -42,8 +46,7 @@ export type BootstrapResult = { admin: 'created' | 'promoted' | 'none'; demo: De
  * demo seed that stopped half way.
  */
 export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
-  const { env, database, log } = deps;
-  const roles = createRolesModule(database.db);
+  const { env, database, log, roles } = deps;
   const demoRepo = createDemoRepository(database.db);
   // Decided before the admin is made, or ADMIN_EMAIL would make every database look used.
   // A seed that stopped half way (only demo/admin accounts, no catalogue) resumes.
@@ -53,15 +56,16 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
 
   let demo: DemoResult | null = null;
   if (env.demo && seedState !== 'used') {
-    if (seedState === 'partial') log.info('resuming demo content an earlier start left half done');
-    const storage = deps.storage ?? (await createStorage(env));
+    if (seedState === 'partial')
+      log.info({}, 'resuming demo content an earlier start left half done');
     const started = Date.now();
     try {
       demo = await seedDemo({
         accounts: deps.accounts,
         roles,
+        profiles: deps.profiles,
         repo: demoRepo,
-        storage,
+        storage: deps.storage,
         now: deps.now ?? (() => new Date()),
         withAdmin: !env.admin,
         songSeconds: deps.demoSongSeconds,
@@ -75,15 +79,13 @@ export async function bootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
     } catch (error) {
       // Demo content is a convenience: the server still starts without it.
       log.error({ err: error }, 'demo content could not be seeded; the next start tries again');
-    } finally {
-      if (!deps.storage) await storage.close();
     }
   }
   return { admin, demo };
 }
 
 /**
- * ADMIN_EMAIL/ADMIN_PASSWORD (product.md §2): create that account as admin, or give an
+ * ADMIN_EMAIL/ADMIN_PASSWORD: create that account as admin, or give an
  * existing one the admin role. An existing password is never changed: the variable may be
  * stale while the admin has since chosen another.
  */
@@ -91,7 +93,7 @@ async function ensureAdmin(
   admin: { email: string; password: string },
   accounts: Accounts,
   roles: RolesModule,
-  log: FastifyBaseLogger,
+  log: Log,
 ): Promise<'created' | 'promoted'> {
   const existing = await accounts.findByEmail(admin.email);
   if (existing) {

@@ -11,7 +11,6 @@ describe('parseEnv', () => {
     expect(env.demo).toBe(true);
     expect(env.storage).toBe('local');
     expect(env.payments).toBe('local');
-    expect(env.aiProvider).toBe('local');
     expect(env.publicUrl).toBe('http://localhost:3000');
   });
 
@@ -39,7 +38,6 @@ describe('parseEnv', () => {
     [{ STRIPE_WEBHOOK_SECRET: 'sk_test_123' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_PRICE_ID: 'prod_123' }, 'STRIPE_PRICE_ID'],
     [{ STRIPE_API_URL: 'api.stripe.com' }, 'STRIPE_API_URL'],
-    [{ AI_PROVIDER: 'openai' }, 'OPENAI_API_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CATALOGUE_URL: 'ftp://x' }, 'CATALOGUE_URL'],
     [{ CATALOGUE_ALLOW_PRIVATE: 'yes' }, 'CATALOGUE_ALLOW_PRIVATE'],

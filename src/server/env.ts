@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-// Every setting of product.md §10, read once at start and passed down as a plain object.
+// Every setting the server reads, validated once at start and passed down as a plain object.
 const bool = z
   .enum(['0', '1', 'true', 'false'], { message: 'must be 0, 1, true or false' })
   .transform((v) => v === '1' || v === 'true');
@@ -77,8 +77,6 @@ const schema = z
     JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     JOB_STOP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(600).default(8),
     JOB_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
-    // Fault injection for tests/integration/upload-crash.test.ts (storage/crash-point.ts).
-    CANTO_TEST_CRASH_AT: z.string().max(100).optional(),
     SMTP_URL: url(['smtp:', 'smtps:']).optional(),
     MAIL_FROM: z.string().min(3).max(200).optional(),
     PAYMENTS: z.enum(['local', 'stripe']).default('local'),
@@ -105,9 +103,6 @@ const schema = z
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
-    AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
-    OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
-    OPENAI_API_KEY: z.string().min(1).optional(),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LOG_LEVEL: z
@@ -142,13 +137,6 @@ const schema = z
             message: 'is required when PAYMENTS=stripe',
           });
       }
-    }
-    if (v.AI_PROVIDER === 'openai' && !v.OPENAI_API_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['OPENAI_API_KEY'],
-        message: 'is required when AI_PROVIDER=openai',
-      });
     }
     if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {
       const missing = v.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
@@ -202,8 +190,6 @@ export type Env = {
     stopTimeoutSeconds: number;
     retrySeconds: number;
   };
-  /** CANTO_TEST_CRASH_AT: the step at which the process kills itself (crash tests only). */
-  testCrashAt: string | undefined;
   smtpUrl: string | undefined;
   /** The From of every mail; a default when unset. */
   mailFrom: string | undefined;
@@ -232,8 +218,6 @@ export type Env = {
    * (SEARCH_CONCURRENCY; default two per core, 0: no limit). ADR 0011 "Admission".
    */
   searchConcurrency: number;
-  aiProvider: 'local' | 'openai';
-  openai: { baseUrl: string; apiKey?: string };
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -270,7 +254,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       v.ADMIN_EMAIL && v.ADMIN_PASSWORD
         ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD }
         : undefined,
-    // Demo content is on by default only for the embedded database (product.md §10).
+    // Demo content is on by default only for the embedded database (a server is production's).
     demo: v.DEMO ?? !v.DATABASE_URL,
     storage: v.STORAGE,
     s3: {
@@ -292,7 +276,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       stopTimeoutSeconds: v.JOB_STOP_TIMEOUT_SECONDS,
       retrySeconds: v.JOB_RETRY_SECONDS,
     },
-    testCrashAt: v.CANTO_TEST_CRASH_AT,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     payments: v.PAYMENTS,
@@ -309,8 +292,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
-    aiProvider: v.AI_PROVIDER,
-    openai: { baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''), apiKey: v.OPENAI_API_KEY },
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,

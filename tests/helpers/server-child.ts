@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { CrashStep } from '../../src/server/storage/crash-point.ts';
 
 /**
- * The real server process (src/server/main.ts) for tests that restart, kill or run two of it.
+ * The real server process (src/server/main.ts) for tests that restart, kill or run two of it;
+ * with `crashAt`, the crash tests' entry (server-entry.ts), the same host with a crash point.
  *
  * It binds a port of the system's choosing and the URL is read from its own "Server listening
  * at" line: a port picked by the test and bound later by the child could be taken in between
@@ -21,6 +23,7 @@ export type ServerChild = {
 type LogEntry = { msg?: string; level?: number };
 
 const main = path.resolve('src/server/main.ts');
+const crashEntry = path.resolve('tests/helpers/server-entry.ts');
 const LISTENING = /^Server listening at (http:\/\/127\.0\.0\.1:\d+)$/;
 const children = new Set<ChildProcess>();
 
@@ -30,11 +33,14 @@ export async function startServerChild(
     /** Also waited for: true once the log shows what the test needs (throw to fail). */
     readyWhen?: (entry: LogEntry, line: string) => boolean;
     timeoutMs?: number;
+    /** The step at which the server kills itself (SIGKILL), as a crash would stop it. */
+    crashAt?: CrashStep;
   } = {},
 ): Promise<ServerChild> {
   // node itself with tsx's loader (not the tsx launcher, which would stand between): a signal
   // reaches the server, and a server that kills itself exits with SIGKILL.
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  const entry = options.crashAt ? [crashEntry, `--crash-at=${options.crashAt}`] : [main];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...entry], {
     // The listening line is logged at info.
     env: { ...process.env, ...env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

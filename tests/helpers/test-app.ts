@@ -1,11 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type App, type AppDeps } from '../../src/server/app.ts';
+import { buildApp, type AppDeps, type BuiltApp } from '../../src/server/app.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { parseEnv, type Env } from '../../src/server/env.ts';
 import type { Mailer, Mail } from '../../src/server/mail/mailer.ts';
 import { createTestDatabase, type DbKind, type TestDatabase } from './test-db.ts';
 
-export type TestContext = { app: App; db: TestDatabase; env: Env; clock: TestClock; mail: Mail[] };
+/** The built app (the Fastify instance, its queue, reconciler…) on its own test database. */
+export type TestContext = BuiltApp & { db: TestDatabase; env: Env; clock: TestClock; mail: Mail[] };
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
@@ -45,14 +46,17 @@ export function useTestApp(
       delivers: Boolean(envOverrides.SMTP_URL),
       send: async (m) => void ctx.mail.push(m),
     };
-    ctx.app = await buildApp({
-      env: ctx.env,
-      database: ctx.db.database,
-      clock: ctx.clock,
-      logger: options.logger ?? false,
-      mailer,
-      webDir: options.webDir?.(),
-    });
+    Object.assign(
+      ctx,
+      await buildApp({
+        env: ctx.env,
+        database: ctx.db.database,
+        clock: ctx.clock,
+        logger: options.logger ?? false,
+        mailer,
+        webDir: options.webDir?.(),
+      }),
+    );
     await ctx.app.ready();
   });
   afterAll(async () => {

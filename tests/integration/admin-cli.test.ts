@@ -52,7 +52,7 @@ describe.each(dbKinds)('admin CLI commands on %s', (kind) => {
     err = [];
     return runAdminCommand(
       parseAdminArgs(args),
-      adminDeps(t.database.db, { out: (l) => out.push(l), err: (l) => err.push(l) }),
+      adminDeps(t.database, { out: (l) => out.push(l), err: (l) => err.push(l) }),
     );
   };
 

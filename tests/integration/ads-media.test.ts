@@ -13,7 +13,7 @@ import { adParts, createAd, listAds, makeAdmin, nextAd, sendAd, setActive } from
 import { makeUser, makeWav, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 12 §4: an ad's audio is checked like a song's and goes through the one media job
+ * An ad's audio is checked like a song's and goes through the one media job
  * (ADR 0014, 0023): Opus and AAC renditions and loudness in the music bucket, signed, handed
  * to listeners with the ad; no waveform is kept. New audio replaces the old and its outputs;
  * removed audio takes them along. The worker runs in the test's process.
@@ -56,7 +56,7 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
   beforeAll(async () => {
     admin = await makeAdmin(ctx);
     listener = await makeUser(ctx, 'listener', 'Ad Media Listener');
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
   });
 
   /** Waits (real time: the worker polls every 50 ms) until the ad leaves 'processing'. */
@@ -108,7 +108,7 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
 
     // The reconciler knows ad_renditions: nothing of this ad is an orphan.
     ctx.clock.advance(60_000);
-    await ctx.app.mediaReconciler.runOnce();
+    await ctx.reconciler.runOnce();
     expect(musicFiles(ctx)).toEqual(stored.map((k) => k.slice('music/'.length)).sort());
     expect((await listAds(ctx, admin)).find((a) => a.id === ad.id)?.renditions).toHaveLength(3);
     await setActive(ctx, admin, ad.id, false);

@@ -50,13 +50,13 @@ describe('password reset through a real SMTP server', () => {
       warn() {},
       debug() {},
     } as never;
-    app = await buildApp({
+    ({ app } = await buildApp({
       env,
       database: db.database,
       clock: new TestClock(),
       logger: false,
       mailer: createMailer(smtpUrl, log),
-    });
+    }));
     await app.ready();
   });
 

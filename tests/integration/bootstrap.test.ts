@@ -16,22 +16,26 @@ const silent = pino({ level: 'silent' });
 // Σ of the play counts the demo starts its songs with (seed.ts SONGS).
 const SONG_HISTORY = 1843 + 1210 + 987 + 764 + 652 + 540 + 433 + 321 + 260 + 198 + 120 + 75;
 
-/** A test database plus an app on it, whose auth module supplies `accounts`. */
+/** A test database plus an app on it, whose accounts, roles and storage start-up uses. */
 async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>) {
   const db = await createTestDatabase(kind);
   const appEnv = testEnv(env, db.dataDir);
-  const app = await buildApp({ env: appEnv, database: db.database, logger: false });
-  await app.ready();
+  const built = await buildApp({ env: appEnv, database: db.database, logger: false });
+  await built.app.ready();
   const printed: string[] = [];
+  // As the host runs it: with the app's own accounts, roles and storage.
   const run = () =>
     bootstrap({
       env: appEnv,
       database: db.database,
       log: silent,
-      accounts: app.accounts,
+      accounts: built.accounts,
+      roles: built.roles,
+      profiles: built.profiles,
+      storage: built.storage,
       print: (t) => printed.push(t),
     });
-  return { db, app, env: appEnv, printed, run };
+  return { db, app: built.app, built, env: appEnv, printed, run };
 }
 
 async function signIn(app: App, email: string, password: string) {
@@ -109,6 +113,16 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
     expect(await roles.rolesOf(byEmail['owls@canto.local']!)).toEqual(['artist']);
     expect(await roles.rolesOf(byEmail['river@canto.local']!)).toEqual(['pending_artist']);
     expect(await roles.rolesOf(byEmail['ana@canto.local']!)).toEqual([]);
+    // Artists' bios, written through the social module like every profile change.
+    const bios = (await t.db.database.db.execute(
+      `select u.email, p.bio from profiles p join users u on u.id = p.user_id
+       where p.bio is not null order by u.email` as never,
+    )) as unknown as { rows: { email: string; bio: string }[] };
+    expect(bios.rows.map((r) => r.email)).toEqual([
+      'ana@canto.local',
+      'nova@canto.local',
+      'owls@canto.local',
+    ]);
     const res = await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD);
     expect(res.statusCode).toBe(200);
   });
@@ -192,7 +206,7 @@ describe.each(dbKinds)('ADMIN_EMAIL bootstrap on %s', (kind) => {
   });
 
   it('promotes an existing account without touching its password, and seeds no demo', async () => {
-    const { userId } = await t.app.accounts.create({
+    const { userId } = await t.built.accounts.create({
       email: 'boss@example.test',
       password: 'chosen-later',
       displayName: 'Boss',
@@ -204,7 +218,7 @@ describe.each(dbKinds)('ADMIN_EMAIL bootstrap on %s', (kind) => {
     const stale = await signIn(t.app, 'boss@example.test', 'from-the-env');
     expect(stale.json().error.code).toBe('invalid_credentials');
     // The database was not empty, so no demo accounts appeared.
-    expect(await t.app.accounts.findByEmail('nova@canto.local')).toBeNull();
+    expect(await t.built.accounts.findByEmail('nova@canto.local')).toBeNull();
     // Idempotent across restarts.
     expect(await t.run()).toEqual({ admin: 'promoted', demo: null });
   });
@@ -227,7 +241,7 @@ describe('ADMIN_EMAIL on a fresh database with demo content', () => {
     expect(result.admin).toBe('created');
     expect(result.demo?.accounts.map((a) => a.email)).not.toContain(DEMO_ADMIN_EMAIL);
     expect(result.demo?.accounts).toHaveLength(6);
-    const admin = await t.app.accounts.findByEmail('root@example.test');
+    const admin = await t.built.accounts.findByEmail('root@example.test');
     expect(await createRolesRepository(t.db.database.db).rolesOf(admin!.userId)).toEqual(['admin']);
     expect((await signIn(t.app, 'root@example.test', 'root-password')).statusCode).toBe(200);
     expect(t.printed[0]).not.toContain(DEMO_ADMIN_EMAIL);
@@ -258,7 +272,9 @@ describe.each(dbKinds)('a demo seed that stopped half way on %s', (kind) => {
       env: t.env,
       database: t.db.database,
       log: silent,
-      accounts: t.app.accounts,
+      accounts: t.built.accounts,
+      roles: t.built.roles,
+      profiles: t.built.profiles,
       storage: failing,
       print: (text) => t.printed.push(text),
     });
@@ -285,12 +301,12 @@ describe.each(dbKinds)('a demo seed that stopped half way on %s', (kind) => {
   it('never resumes into a database someone else uses', async () => {
     const other = await setup(kind, { DEMO: '1' });
     try {
-      await other.app.accounts.create({
+      await other.built.accounts.create({
         email: 'nova@canto.local',
         password: DEMO_PASSWORD,
         displayName: 'Nova Lumen',
       });
-      await other.app.accounts.create({
+      await other.built.accounts.create({
         email: 'someone@example.test',
         password: 'their-password',
         displayName: 'Someone',

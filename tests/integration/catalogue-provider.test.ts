@@ -1,4 +1,4 @@
-// The external catalogue as an outbound client (issue 7, points 11 and 12): it reaches only
+// The external catalogue as an outbound client: it reaches only
 // public addresses unless CATALOGUE_ALLOW_PRIVATE says otherwise, follows no redirect, drops
 // media URLs into private networks, and stops waiting on a catalogue that keeps failing.
 import http from 'node:http';
@@ -44,12 +44,15 @@ async function startFake(): Promise<Fake> {
   return fake;
 }
 
-type Logged = { level: 'warn' | 'info' | 'debug'; msg: string };
+type Logged = { level: 'error' | 'warn' | 'info' | 'debug'; msg: string };
 function memoryLog() {
   const lines: Logged[] = [];
   const at = (level: Logged['level']) => (_obj: object, msg: string) =>
     void lines.push({ level, msg });
-  return { lines, log: { warn: at('warn'), info: at('info'), debug: at('debug') } };
+  return {
+    lines,
+    log: { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') },
+  };
 }
 
 describe('the catalogue provider', () => {

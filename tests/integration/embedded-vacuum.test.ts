@@ -11,7 +11,7 @@ type Stat = {
   last_analyze: Date | null;
 };
 
-const silent = { info() {}, warn() {} };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function stats(t: TestDatabase, table: string): Promise<Stat> {
   const [row] = await queryRows<Stat>(

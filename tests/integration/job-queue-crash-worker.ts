@@ -11,7 +11,7 @@ import { createJobQueue } from '../../src/server/jobs/job-queue.ts';
 const database = process.env.JOB_TEST_DB_URL
   ? await openPostgres(process.env.JOB_TEST_DB_URL, 2)
   : await openPglite(process.env.JOB_TEST_DB_DIR!);
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const queue = createJobQueue({
   database,
   clock: systemClock,

@@ -9,11 +9,11 @@ import { TestClock, testEnv } from '../helpers/test-app.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
 
 /*
- * Issue 8 point 1: the job queue on PostgreSQL and PGlite (src/server/jobs, ADR 0013).
+ * The job queue on PostgreSQL and PGlite (src/server/jobs, ADR 0013).
  * Real databases; the worker killed with SIGKILL is a real child process.
  */
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const crashWorker = path.resolve('tests/integration/job-queue-crash-worker.ts');
 
 async function waitFor<T>(

@@ -9,9 +9,8 @@ import { waveformDocument } from '../../src/contracts/songs.contract.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
 import { killServerChildren, startServerChild } from '../helpers/server-child.ts';
 import { createTestDatabase, dbKinds, type TestDatabase } from '../helpers/test-db.ts';
-import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
-import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
-import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { ensureAccountWithRole } from '../helpers/offline-accounts.ts';
+import type { CrashStep } from '../../src/server/storage/crash-point.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import {
   makePng,
@@ -24,7 +23,7 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 8 points 2, 3 (and the faults): an upload is playable at once from its original;
+ * The media pipeline (ADR 0014) and its faults: an upload is playable at once from its original;
  * a job makes Opus and AAC renditions, the loudness and the waveform from it in one ffmpeg
  * run; the song is then 'ready' with all of them, signed. A job that fails for good leaves
  * it 'failed' (never stuck), and the artist may ask again. Deleting a song deletes every
@@ -254,7 +253,7 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
   beforeAll(async () => {
     artist = await makeUser(ctx, 'artist', 'Pipeline Artist');
     listener = await makeUser(ctx, 'listener', 'Pipeline Listener');
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
   });
   beforeEach(() => {
     for (const f of fs.readdirSync(control)) fs.rmSync(path.join(control, f), { force: true });
@@ -593,16 +592,16 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
 });
 
 /*
- * The real server (src/server/main.ts, whose worker runs the job) SIGKILLs itself once a
- * media job has stored every output but before the song points at them
- * (CANTO_TEST_CRASH_AT=media:stored). Restarted on the same DATA_DIR and database, the job's
+ * The real server (src/server/host.ts through tests/helpers/server-entry.ts, whose worker runs
+ * the job) SIGKILLs itself once a media job has stored every output but before the song points
+ * at them (crash point media:stored). Restarted on the same DATA_DIR and database, the job's
  * lease expires, it runs again under the same names, and what is stored is exactly what the
  * rows name: no orphan rendition, no temp file. The reconciler's age is an hour here, so it
  * is the job's own naming, not a sweep, that leaves nothing behind.
  */
 afterAll(() => killServerChildren());
 
-function startServer(db: TestDatabase, crashAt?: string) {
+function startServer(db: TestDatabase, crashAt?: CrashStep) {
   return startServerChild(
     {
       DATA_DIR: db.dataDir,
@@ -615,9 +614,8 @@ function startServer(db: TestDatabase, crashAt?: string) {
       MEDIA_SWEEP_AGE_SECONDS: '3600',
       JOB_LEASE_SECONDS: '1',
       JOB_POLL_INTERVAL_MS: '100',
-      CANTO_TEST_CRASH_AT: crashAt ?? '',
     },
-    { timeoutMs: 60_000 },
+    { timeoutMs: 60_000, crashAt },
   );
 }
 
@@ -633,10 +631,7 @@ describe.each(dbKinds)('a server killed with -9 during a media job, on %s', (kin
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    const { userId } = await createAccountsService({
-      users: createUsersRepository(db.database.db),
-    }).create(ARTIST);
-    await createRolesRepository(db.database.db).grant(userId, 'artist');
+    await ensureAccountWithRole(db.database, ARTIST, 'artist');
     // PGlite is one process at a time: the server child opens it from here on.
     if (kind === 'pglite') await db.database.close();
   });
@@ -714,7 +709,7 @@ describe.each(dbKinds)('a media job whose worker died on its last attempt, on %s
             locked_until = ${new Date(ctx.clock.now().getTime() - 1000).toISOString()}::timestamptz
           where id = ${id}::bigint`,
     );
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
     const failed = await settled(ctx, artist, song.id);
     expect(failed.status).toBe('failed');
     expect((await jobOf(ctx, song.id))?.state).toBe('dead');
@@ -723,7 +718,7 @@ describe.each(dbKinds)('a media job whose worker died on its last attempt, on %s
 });
 
 /*
- * Point 5: demo content goes through the same pipeline. The seed only enqueues (its songs
+ * Demo content goes through the same pipeline. The seed only enqueues (its songs
  * are 'processing' and playable from their originals when it returns, so the first start
  * does not wait for encoders); the worker then gives every demo song its renditions and
  * waveform in the background.
@@ -737,8 +732,11 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
       env: ctx.env,
       database: ctx.db.database,
       log: ctx.app.log,
-      accounts: ctx.app.accounts,
-      jobs: ctx.app.jobs,
+      accounts: ctx.accounts,
+      roles: ctx.roles,
+      profiles: ctx.profiles,
+      storage: ctx.storage,
+      jobs: ctx.jobs,
       demoSongSeconds: () => 1,
       print: () => {},
     });
@@ -754,7 +752,7 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
       await rows(ctx, sql`select 1 from jobs where name = 'songs.media' and state = 'queued'`),
     ).toHaveLength(12);
 
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
     const until = Date.now() + 60_000;
     while (Date.now() < until) {
       const s = await statuses();

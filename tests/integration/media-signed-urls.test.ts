@@ -351,7 +351,7 @@ describe('STORAGE=s3 (s3rver)', () => {
       },
       db.dataDir,
     );
-    const app = await buildApp({ env, database: db.database, clock, logger: false });
+    const { app } = await buildApp({ env, database: db.database, clock, logger: false });
     await app.ready();
     const signer = createMediaUrlSigner({ secretKey: env.secretKey!, clock });
     return { app, db, clock, signer, env };

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SongDto } from '../../src/contracts/songs.contract.ts';
 import { systemClock } from '../../src/core/clock.ts';
-import { buildApp, type App } from '../../src/server/app.ts';
+import { buildApp, type BuiltApp } from '../../src/server/app.ts';
 import { openPostgres, type Database } from '../../src/server/db/client.ts';
 import { jobScopedName } from '../../src/server/media/media-job.ts';
 import { tmpRoot } from '../helpers/db-templates.ts';
@@ -21,7 +21,7 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 8's last fault: two app instances, each with its own connection pool and its own
+ * The job queue's last fault: two app instances, each with its own connection pool and its own
  * media worker, on ONE PostgreSQL database and one shared DATA_DIR (as two processes behind a
  * load balancer would run). Songs uploaded through one of them all end 'ready' with their
  * renditions and waveform; each song's job ran exactly once (one transcode run across both
@@ -86,7 +86,7 @@ describe.runIf(onPostgres)(
   () => {
     let db: TestDatabase;
     let secondPool: Database;
-    const instances: Array<{ name: 'a' | 'b'; app: App }> = [];
+    const instances: Array<{ name: 'a' | 'b' } & BuiltApp> = [];
     /** Instance a, as the songs helpers take it: uploads and reads go through it. */
     let a: TestContext;
     let artist: TestUser;
@@ -110,10 +110,10 @@ describe.runIf(onPostgres)(
           },
           db.dataDir,
         );
-        const app = await buildApp({ env, database, clock: systemClock, logger: false });
-        await app.ready();
-        instances.push({ name, app });
-        if (name === 'a') a = { app, db, env, clock: new TestClock(), mail: [] };
+        const built = await buildApp({ env, database, clock: systemClock, logger: false });
+        await built.app.ready();
+        instances.push({ name, ...built });
+        if (name === 'a') a = { ...built, db, env, clock: new TestClock(), mail: [] };
       }
       artist = await makeUser(a, 'artist', 'Two Workers Artist');
     });
@@ -138,7 +138,7 @@ describe.runIf(onPostgres)(
       // take no other, so the second job must go to the other worker: both take some, by
       // construction rather than by timing.
       fs.writeFileSync(hold, '');
-      await Promise.all(instances.map(({ app }) => app.jobs.start()));
+      await Promise.all(instances.map(({ jobs }) => jobs.start()));
       await waitFor(
         () => runsOf('a').length === 1 && runsOf('b').length === 1,
         'one held transcode run in each instance',

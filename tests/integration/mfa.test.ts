@@ -384,7 +384,7 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.code).toBe('insufficient_aal');
 
-    // Once a factor is verified, an aal1 session reaches only the challenge (issue 7).
+    // Once a factor is verified, an aal1 session reaches only the challenge (ADR 0002).
     const draft = await api.enrolTotp(aal2Token, 'Draft');
     const draftFromAal1 = await api.call(
       'DELETE',
@@ -424,7 +424,10 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
       code: await api.code(factor.totp.secret),
     });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().error.code).toBe('rate_limited');
+    expect(blocked.json().error).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many verification attempts. Try again later.',
+    });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
     ctx.clock.advance(5 * 60_000);
@@ -435,6 +438,39 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     });
     expect(ok.statusCode, ok.body).toBe(200);
     nextStep(ctx);
+  });
+
+  it('a verified code clears the attempts counted against the factor', async () => {
+    const api = client(ctx);
+    const user = await api.signUp();
+    const factor = await api.enrolTotp(user.token);
+    const wrongCode = async () =>
+      '000000' === (await api.code(factor.totp.secret)) ? '111111' : '000000';
+    const ch = await api.challenge(user.token, factor.id);
+    for (let i = 0; i < 4; i++) {
+      const res = await api.verify(user.token, factor.id, {
+        challenge_id: ch.id,
+        code: await wrongCode(),
+      });
+      expect(res.statusCode).toBe(422);
+    }
+    const ok = await api.verify(user.token, factor.id, {
+      challenge_id: ch.id,
+      code: await api.code(factor.totp.secret),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    nextStep(ctx);
+
+    // Five more wrong codes in the same window are each checked, not refused unread.
+    const aal2Token = ok.json().access_token as string;
+    const again = await api.challenge(aal2Token, factor.id);
+    for (let i = 0; i < 5; i++) {
+      const res = await api.verify(aal2Token, factor.id, {
+        challenge_id: again.id,
+        code: await wrongCode(),
+      });
+      expect(res.statusCode, res.body).toBe(422);
+    }
   });
 
   it('rejects a body with neither or both of code and credential', async () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/server/app.ts';
+import { buildApp, type App, type BuiltApp } from '../../src/server/app.ts';
 import { createMediaUrlSigner } from '../../src/server/security/media-url-signer.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { MEDIA_TYPES, newKey, ownedKey, type Storage } from '../../src/server/storage/storage.ts';
@@ -46,6 +46,7 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
   let root: string;
   let db: TestDatabase;
   let app: App;
+  let built: BuiltApp;
   let nginx: RunningNginx;
   let base: string;
   const clock = new TestClock();
@@ -86,7 +87,8 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
 
     db = await createTestDatabase('pglite');
     const env = testEnv({ MEDIA_OFFLOAD: 'x-accel', TRUST_PROXY: '127.0.0.1' }, db.dataDir);
-    app = await buildApp({ env, database: db.database, clock, logger: false, storage, webDir });
+    built = await buildApp({ env, database: db.database, clock, logger: false, storage, webDir });
+    ({ app } = built);
     app.addHook('onRequest', async (request) => {
       if (request.headers['x-canto-media-check'] !== undefined) checks++;
     });
@@ -406,11 +408,11 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
   // row references.
   it('serves renditions and the waveform like originals: signed, Range, ETag, offloaded', async () => {
     // The helpers read only the app and the database; the upload goes through Canto.
-    const ctx = { app, db } as unknown as TestContext;
+    const ctx = { ...built, db } as unknown as TestContext;
     const artist = await makeUser(ctx, 'artist', 'Nginx Artist');
     const uploaded = await uploadSong(ctx, artist, { title: 'Offloaded', audio: makeWav(1) });
-    // The app's own worker, as main.ts starts it; app.close stops it.
-    await app.jobs.start();
+    // The app's own worker, as the host starts it; app.close stops it.
+    await built.jobs.start();
     const fetchSong = async () => {
       const res = await get(`/api/songs/${uploaded.id}`, artist.headers);
       expect(res.status, res.body.toString()).toBe(200);
@@ -435,7 +437,7 @@ describe.skipIf(!available)('Canto behind nginx (docs/deploy/nginx/canto.conf)',
     );
     const ageMs = (testEnv({}).mediaSweep.ageSeconds + 60) * 1000;
     clock.advance(ageMs);
-    const report = await app.mediaReconciler.runOnce();
+    const report = await built.reconciler.runOnce();
     clock.advance(-ageMs);
     expect(report.refused).toEqual([]);
     expect(report.repaired).toBe(0);

@@ -120,12 +120,14 @@ export function notificationsApi(ctx: TestContext): NotificationsModule {
   const quiet = { warn() {}, error() {}, info() {}, debug() {} };
   return createNotificationsModule(
     {
-      env: ctx.env,
       database: ctx.db.database,
       clock: ctx.clock,
       log: quiet,
     } as unknown as ModuleContext,
     // Its plugin (live sockets, the only reader of sessions) is not registered here.
-    { auth: { openSessionsAmong: async (ids) => ids } },
+    {
+      auth: { openSessionsAmong: async (ids) => ids },
+      settings: { publicUrl: ctx.env.publicUrl, dev: false },
+    },
   );
 }

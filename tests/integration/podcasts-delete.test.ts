@@ -158,7 +158,7 @@ describe.each(dbKinds)('podcast deletion on %s', (kind) => {
     expect((await del(maker, `/api/episodes/${doomed.id}`)).statusCode).toBe(404);
 
     // The job queued with it runs now: it finds no episode, ends done and stores nothing.
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
     await settled(show.id, kept.id);
     const until = Date.now() + 15_000;
     while ((await jobOf(doomed.id))?.state !== 'done' && Date.now() < until)

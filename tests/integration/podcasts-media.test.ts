@@ -13,7 +13,7 @@ import { createShow, showDetail, uploadEpisode } from './podcasts-helpers.ts';
 import { makeUser, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 10 §5: an uploaded episode goes through the songs' media pipeline (the one job of
+ * An uploaded episode goes through the songs' media pipeline (the one job of
  * media/media-job.ts, ADR 0014/0018): Opus and AAC renditions, loudness and a waveform, in
  * the podcasts bucket, signed; a job that dead-letters leaves it 'failed' and playable from
  * its original. The worker runs in the test's process, as in media-pipeline.test.ts.
@@ -67,7 +67,7 @@ describe.each(dbKinds)('podcast episode media on %s', (kind) => {
     maker = await makeUser(ctx, 'artist', 'Media Maker');
     listener = await makeUser(ctx, 'listener', 'Media Listener');
     showId = (await createShow(ctx, maker, { title: 'Processed Show' })).id;
-    await ctx.app.jobs.start();
+    await ctx.jobs.start();
   });
 
   /** Waits (real time: the worker polls every 50 ms) until the episode leaves 'processing'. */
@@ -142,7 +142,7 @@ describe.each(dbKinds)('podcast episode media on %s', (kind) => {
     // The reconciler knows the new columns: nothing of this episode is an orphan.
     // (Its files are young by the app's clock until it moves past them.)
     ctx.clock.advance(60_000);
-    await ctx.app.mediaReconciler.runOnce();
+    await ctx.reconciler.runOnce();
     expect(podcastFiles(ctx)).toEqual(expect.arrayContaining(named));
     const after = (await showDetail(ctx, listener, showId)).episodes.find(
       (e) => e.id === uploaded.id,

@@ -243,7 +243,6 @@ describe.each(dbKinds)('schema constraints on %s', (kind) => {
     expect(defs.rows.map((r) => r.indexname)).toEqual([
       'podcasts_description_trgm_idx',
       'podcasts_title_trgm_idx',
-      'songs_genre_trgm_idx',
       'songs_title_trgm_idx',
     ]);
     expect(defs.rows.every((r) => r.indexdef.includes('USING gin'))).toBe(true);

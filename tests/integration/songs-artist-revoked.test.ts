@@ -20,7 +20,7 @@ describe.each(dbKinds)('songs after the artist role is revoked on %s', (kind) =>
   const operator = (command: 'grant' | 'revoke', email: string, role: Role) =>
     runAdminCommand(
       { kind: command, email, role },
-      adminDeps(ctx.db.database.db, { out: () => {}, err: () => {} }),
+      adminDeps(ctx.db.database, { out: () => {}, err: () => {} }),
     );
 
   async function account(role?: Role): Promise<Account> {

@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from './songs-helpers.ts';
 
-// All or nothing (product.md §3): a failure after a file was stored must delete it again.
+// All or nothing: a failure after a file was stored must delete it again.
 describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
   const ctx = {} as TestContext;
   const failures = { coverPut: false };
@@ -37,13 +37,16 @@ describe.each(dbKinds)('song upload atomicity on %s', (kind) => {
         return local.put(bucket, key, source, options);
       },
     };
-    ctx.app = await buildApp({
-      env: ctx.env,
-      database: ctx.db.database,
-      clock: new TestClock(),
-      logger: false,
-      storage,
-    });
+    Object.assign(
+      ctx,
+      await buildApp({
+        env: ctx.env,
+        database: ctx.db.database,
+        clock: new TestClock(),
+        logger: false,
+        storage,
+      }),
+    );
     await ctx.app.ready();
     artist = await makeUser(ctx, 'artist', 'Atomic Artist');
     // A row the database refuses after both files are stored: the insert itself fails.

@@ -6,7 +6,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { createDemoRepository } from '../../src/server/demo/demo.repository.ts';
-import { createRolesModule } from '../../src/server/modules/roles/roles.module.ts';
 import { createLocalStorage } from '../../src/server/storage/local-storage.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
@@ -529,8 +528,9 @@ describe.each(dbKinds)('the demo catalogue on %s', (kind) => {
   beforeAll(async () => {
     mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-search-demo-'));
     await seedDemo({
-      accounts: ctx.app.accounts,
-      roles: createRolesModule(ctx.db.database.db),
+      accounts: ctx.accounts,
+      roles: ctx.roles,
+      profiles: ctx.profiles,
       repo: createDemoRepository(ctx.db.database.db),
       storage: createLocalStorage(mediaRoot),
       now: () => new Date(),

@@ -5,9 +5,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/client.ts';
-import { createAccountsService } from '../../src/server/modules/auth/accounts.service.ts';
-import { createUsersRepository } from '../../src/server/modules/auth/users.repository.ts';
-import { createRolesRepository } from '../../src/server/modules/roles/roles.repository.ts';
+import { ensureAccountWithRole } from '../helpers/offline-accounts.ts';
 import { createMediaReconciler } from '../../src/server/modules/media/media-reconciler.ts';
 import { createMediaReferencesRepository } from '../../src/server/modules/media/media-references.repository.ts';
 import type { CrashStep } from '../../src/server/storage/crash-point.ts';
@@ -34,9 +32,9 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 7 point 7: the real server (src/server/main.ts) is SIGKILLed at each step of an upload
- * (CANTO_TEST_CRASH_AT makes it kill itself there, storage/crash-point.ts) and restarted on
- * the same DATA_DIR and database; after the start-up reconciliation no file is without its
+ * The real server (src/server/host.ts, through the crash entry tests/helpers/server-entry.ts)
+ * is SIGKILLed at each step of an upload (the crash point buildApp is given makes it kill
+ * itself there) and restarted on the same DATA_DIR and database; after the start-up reconciliation no file is without its
  * row and no row without its file. Each restart is also the server that crashes at the next
  * step, so five crashes cost six starts per database.
  */
@@ -96,9 +94,9 @@ function start(db: TestDatabase, crashAt?: CrashStep): Promise<Server> {
       CATALOGUE_URL: 'http://127.0.0.1:9',
       // Everything a crash left is stale at once: no upload of this test is in flight then.
       MEDIA_SWEEP_AGE_SECONDS: '0',
-      CANTO_TEST_CRASH_AT: crashAt ?? '',
     },
     {
+      crashAt,
       readyWhen: (entry, line) => {
         if (entry.msg === 'media reconciled') return true;
         if (entry.msg?.includes('media reconcil')) throw new Error(`reconciliation: ${line}`);
@@ -132,7 +130,7 @@ type Listed = { file: string; cover: string | null; media?: string[] };
 
 /**
  * Storage and rows agree: no temp or unfinished file, and stored keys = the rows' keys (the
- * original and, once its media job ran, the renditions and the waveform: issue 8).
+ * original and, once its media job ran, the renditions and the waveform: ADR 0014).
  */
 function expectAgreement(dataDir: string, rows: Listed[]) {
   const disk = onDisk(dataDir);
@@ -188,9 +186,7 @@ describe.each(dbKinds)('a server killed during an upload, on %s', (kind: DbKind)
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    const accounts = createAccountsService({ users: createUsersRepository(db.database.db) });
-    const { userId } = await accounts.create(ARTIST);
-    await createRolesRepository(db.database.db).grant(userId, 'artist');
+    await ensureAccountWithRole(db.database, ARTIST, 'artist');
     // PGlite is one process at a time: the server child opens it from here on.
     if (kind === 'pglite') await db.database.close();
     wav = makeWav(0.5);
@@ -365,13 +361,13 @@ describe.each(
     const part = path.join(ctx.env.dataDir, 'media', 'music', `.${crypto.randomUUID()}.part`);
     if (storageKind === 'local') fs.writeFileSync(part, 'half a put');
 
-    const young = await ctx.app.mediaReconciler.runOnce();
+    const young = await ctx.reconciler.runOnce();
     expect(young).toMatchObject({ tempFiles: 0, unfinished: 0, orphans: 0, repaired: 0 });
     expect(await exists('music', orphan)).toBe(true);
     expect(fs.existsSync(temp)).toBe(true);
 
     age();
-    const old = await ctx.app.mediaReconciler.runOnce();
+    const old = await ctx.reconciler.runOnce();
     expect(old).toMatchObject({
       tempFiles: 1,
       unfinished: storageKind === 'local' ? 1 : 0,
@@ -436,7 +432,7 @@ describe.each(
     await store.delete('music', noAudio.file);
     await store.delete('cover-art', noCover.cover);
 
-    const report = await ctx.app.mediaReconciler.runOnce();
+    const report = await ctx.reconciler.runOnce();
     expect(report).toMatchObject({ repaired: 2, refused: [] });
     const headers = await reader();
     const gone = await ctx.app.inject({ url: `/api/songs/${noAudio.id}`, headers });
@@ -453,7 +449,7 @@ describe.each(
     // The deleted song's cover was still referenced when that pass read the rows: the next
     // pass finds it unreferenced and, once it is old, deletes it.
     age();
-    await ctx.app.mediaReconciler.runOnce();
+    await ctx.reconciler.runOnce();
     expect(await exists('cover-art', noAudio.cover)).toBe(false);
     expect(await exists('music', noCover.file)).toBe(true);
   });
@@ -480,13 +476,13 @@ describe.each(
       maxBytes: 100,
     });
     age();
-    const report = await ctx.app.mediaReconciler.runOnce();
+    const report = await ctx.reconciler.runOnce();
     expect(report).toMatchObject({ orphans: 1, repaired: 0, refused: [] });
     expect(await exists('cover-art', stray)).toBe(false);
     expect(await exists('cover-art', current)).toBe(true);
 
     await store.delete('cover-art', current);
-    expect(await ctx.app.mediaReconciler.runOnce()).toMatchObject({ repaired: 1 });
+    expect(await ctx.reconciler.runOnce()).toMatchObject({ repaired: 1 });
     const [row] = await rows<{ avatar_url: string | null }>(
       ctx,
       sql`select avatar_url from profiles where user_id = ${user.userId}`,
@@ -498,7 +494,7 @@ describe.each(
     const planted = [];
     for (let i = 0; i < 30; i++) planted.push(await plant('cover-art', 'webp'));
     age();
-    const report = await ctx.app.mediaReconciler.runOnce();
+    const report = await ctx.reconciler.runOnce();
     expect(report.orphans).toBe(0);
     expect(report.refused).toHaveLength(1);
     expect(report.refused[0]).toMatch(/referenced by no row/);

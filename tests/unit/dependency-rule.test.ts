@@ -136,6 +136,24 @@ const cases: { file: string; imports: string; allowed: boolean; because: string 
     allowed: false,
     because: 'contracts importing the server',
   },
+  {
+    file: 'src/server/modules/songs/songs.module.ts',
+    imports: '../../env.ts',
+    allowed: false,
+    because: 'a module reading Env instead of taking its settings',
+  },
+  {
+    file: 'src/server/modules/songs/songs.repository.ts',
+    imports: '../../env.ts',
+    allowed: false,
+    because: 'a repository reading Env',
+  },
+  {
+    file: 'src/server/app.ts',
+    imports: './env.ts',
+    allowed: true,
+    because: 'the composition root mapping Env to module settings',
+  },
 ];
 
 describe('ESLint enforces the dependency rule', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   CHALLENGE_TTL_MS,
-  attemptVerdict,
   challengeState,
   mayEnrolFactor,
   mayRemoveFactor,
@@ -49,27 +48,5 @@ describe('challenges', () => {
 
   it('is single use', () => {
     expect(challengeState({ expiresAt, verifiedAt: created }, created)).toBe('used');
-  });
-});
-
-describe('verify attempts', () => {
-  const start = new Date('2026-01-01T00:00:00Z');
-  const limit = { max: 5, windowMs: 300_000 };
-
-  it('allows five attempts in a window and refuses the sixth until the window ends', () => {
-    expect(attemptVerdict({ windowStart: start, hits: 5 }, start, limit).allowed).toBe(true);
-    const sixth = attemptVerdict(
-      { windowStart: start, hits: 6 },
-      new Date(start.getTime() + 60_000),
-      limit,
-    );
-    expect(sixth).toEqual({ allowed: false, retryAfterS: 240 });
-  });
-
-  it('never tells a caller to retry in less than a second', () => {
-    expect(
-      attemptVerdict({ windowStart: start, hits: 9 }, new Date(start.getTime() + 299_999), limit)
-        .retryAfterS,
-    ).toBe(1);
   });
 });

@@ -41,21 +41,8 @@ export function challengeState(
   return 'open';
 }
 
-/** Verify attempts per factor: this many within the window, then 429 until it ends. */
-export const VERIFY_ATTEMPTS = { max: 5, windowMs: 5 * 60_000 } as const;
-
 /**
- * The verdict on an attempt, given the fixed window it was counted in (the count includes
- * it). `retryAfterS` tells a refused caller when the window ends.
+ * Verify attempts per factor: this many within the window, then 429 until it ends (the
+ * server's shared rate limiter counts them per factor).
  */
-export function attemptVerdict(
-  window: { windowStart: Date; hits: number },
-  now: Date,
-  limit: { max: number; windowMs: number } = VERIFY_ATTEMPTS,
-): { allowed: boolean; retryAfterS: number } {
-  const endsAt = window.windowStart.getTime() + limit.windowMs;
-  return {
-    allowed: window.hits <= limit.max,
-    retryAfterS: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
-  };
-}
+export const VERIFY_ATTEMPTS = { max: 5, windowMs: 5 * 60_000 } as const;

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { EnvError, parseEnv } from '../env.ts';
-import { openDatabase, type Db } from '../db/client.ts';
+import { openDatabase, type Database } from '../db/client.ts';
 import {
   createRoleHolders,
   createRolesModule,
@@ -9,7 +9,7 @@ import {
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
 
 /*
- * `npm run admin -- <grant|revoke|list> …` (product.md §2): role changes without the web
+ * `npm run admin -- <grant|revoke|list> …`: role changes without the web
  * app, e.g. to name the first admin. With the embedded database, stop the server first:
  * a PGlite data directory supports one process at a time.
  */
@@ -114,11 +114,11 @@ function unknownEmail(deps: AdminDeps, email: string) {
 }
 
 /** The database-backed dependencies of the command. */
-export function adminDeps(db: Db, io: Pick<AdminDeps, 'out' | 'err'>): AdminDeps {
-  const holders = createRoleHolders(db);
+export function adminDeps(database: Database, io: Pick<AdminDeps, 'out' | 'err'>): AdminDeps {
+  const holders = createRoleHolders(database.db);
   return {
     ...io,
-    roles: createRolesModule(db),
+    roles: createRolesModule({ database }, {}),
     findUserId: holders.findUserId,
     listRoleHolders: holders.listRoleHolders,
   };
@@ -152,7 +152,7 @@ async function main(): Promise<number> {
   });
   try {
     await database.migrate();
-    return await runAdminCommand(command, adminDeps(database.db, io));
+    return await runAdminCommand(command, adminDeps(database, io));
   } finally {
     await database.close();
   }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { queryRows } from './sql-results.ts';
+import type { Log } from '../log.ts';
 
 /**
  * PostgreSQL's autovacuum for the embedded engine, which has none: PGlite runs no background
@@ -18,11 +19,6 @@ export type EmbeddedVacuum = {
   stop(): Promise<void>;
   /** One pass now: the tables vacuumed or analyzed, in order. */
   runOnce(): Promise<Array<{ table: string; vacuum: boolean }>>;
-};
-
-type Log = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
 };
 
 export type EmbeddedVacuumOptions = {

@@ -1,4 +1,4 @@
-import { eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   likedSongs,
@@ -7,7 +7,6 @@ import {
   playlistTracks,
   podcastEpisodes,
   podcasts,
-  profiles,
   songs,
   streamAnalytics,
   userFollows,
@@ -19,7 +18,6 @@ export type DemoRepository = ReturnType<typeof createDemoRepository>;
 
 /** Rows of the demo catalogue; ids are chosen by the caller so rows can refer to each other. */
 export type DemoContent = {
-  bios: { userId: string; bio: string }[];
   songs: (typeof songs.$inferInsert)[];
   podcasts: (typeof podcasts.$inferInsert)[];
   episodes: (typeof podcastEpisodes.$inferInsert)[];
@@ -72,9 +70,6 @@ export function createDemoRepository(db: Db) {
       withEpisodes?: (episodeIds: string[], tx: Db) => Promise<unknown>,
     ): Promise<void> {
       await db.transaction(async (tx) => {
-        for (const { userId, bio } of c.bios) {
-          await tx.update(profiles).set({ bio }).where(eq(profiles.userId, userId));
-        }
         if (c.songs.length) {
           const ids = await tx.insert(songs).values(c.songs).returning({ id: songs.id });
           await withSongs?.(

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AuthModule } from '../modules/auth/auth.module.ts';
 import type { RolesModule } from '../modules/roles/roles.module.ts';
+import type { ProfileRecords } from '../modules/social/social.module.ts';
 import type { DemoContent, DemoRepository } from './demo.repository.ts';
 import type { Db as Tx } from '../db/client.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
@@ -11,8 +12,9 @@ import { renderCover } from './covers.ts';
 import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
 
 /*
- * Demo content (product.md §10 DEMO): accounts, a small catalogue with generated audio and
- * covers, and enough listening, likes and follows that no list starts empty.
+ * Demo content (DEMO, on by default for the embedded database): accounts, a small catalogue
+ * with generated audio and covers, and enough listening, likes and follows that no list
+ * starts empty.
  *
  * Media goes through the Storage interface (local `${DATA_DIR}/media/<bucket>/<key>` by
  * default, S3 with STORAGE=s3) under server-made keys; rows store the public URL
@@ -27,6 +29,7 @@ export type Accounts = AuthModule['accounts'];
 export type DemoDeps = {
   accounts: Accounts;
   roles: RolesModule;
+  profiles: Pick<ProfileRecords, 'setBio'>;
   repo: DemoRepository;
   storage: Storage;
   now: () => Date;
@@ -142,7 +145,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
     return { url: `/media/${bucket}/${key}`, key };
   };
 
-  // Accounts go through the auth module: it owns hashing, profiles and sign-up rules. Their
+  // Accounts go through the auth module (hashing, sign-up rules), roles through roles, bios
+  // through social: the demo writes no row another module owns (docs/decisions/0024). Their
   // password hashes (argon2, ~70 ms each) run on libuv's threads, so the media is rendered on
   // this one meanwhile (renderMedia) instead of after them.
   const made: DemoAccount[] = [];
@@ -161,6 +165,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         }));
       // Approved artists and the admin get their role directly; grant is idempotent.
       if (spec.role !== 'listener') await deps.roles.grant(userId, spec.role);
+      if (spec.bio) await deps.profiles.setBio(userId, spec.bio);
       id[spec.key] = userId;
       made.push({ email: spec.email, displayName: spec.displayName, role: spec.role, userId });
     }
@@ -226,10 +231,6 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
 
   try {
     const content: DemoContent = {
-      bios: ACCOUNTS.filter((a) => a.bio && id[a.key]).map((a) => ({
-        userId: id[a.key]!,
-        bio: a.bio!,
-      })),
       songs: [],
       podcasts: [],
       episodes: [],
@@ -293,7 +294,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       });
     }
 
-    // Listeners follow both artists; each follow notifies the artist (product.md §8).
+    // Listeners follow both artists; each follow notifies the artist, as a real follow does.
     for (const [n, listener] of ['ana', 'ben', 'cleo'].entries()) {
       for (const artist of ['nova', 'owls']) {
         const at = new Date(now - (5 - n) * DAY - HOUR * (artist === 'nova' ? 1 : 2));
@@ -359,7 +360,7 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
         completed: true,
       });
     }
-    // play_count rises by one per stream record (product.md §3) on top of the demo history.
+    // play_count rises by one per stream record, as a play does, on top of the demo history.
     for (const song of songRows) {
       song.playCount = song.playCount! + content.streams.filter((s) => s.songId === song.id).length;
     }

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
+import type { Log } from '../log.ts';
 
 /*
  * Events between app processes over PostgreSQL LISTEN/NOTIFY (docs/decisions/0021), on PGlite
@@ -23,7 +23,7 @@ export type EventChannelOptions<T> = {
   onEvent(event: T): Promise<void>;
   /** Events may have been missed: listening was down for a while and is back. */
   onMissed?(): void;
-  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  log: Log;
   /** First wait before retrying a failed first LISTEN; doubles up to 30 s. */
   retryMs?: number;
 };

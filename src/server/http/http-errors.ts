@@ -62,10 +62,6 @@ function bodyCutOff(request: FastifyRequest, error: Error): boolean {
 export const bodyEndedEarly = () =>
   new AppError(ErrorCode.validation, 'The request body ended early');
 
-export function httpStatusOf(code: ErrorCode): number {
-  return statusOf[code];
-}
-
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     // First: whatever failed once the client's body was cut off is only that.

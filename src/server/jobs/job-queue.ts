@@ -2,14 +2,10 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Clock } from '../../core/clock.ts';
 import type { Database, Db } from '../db/client.ts';
-import {
-  createJobRunner,
-  type JobHandler,
-  type JobLog,
-  type RegisteredHandler,
-} from './job-runner.ts';
+import { createJobRunner, type JobHandler, type RegisteredHandler } from './job-runner.ts';
 import { createJobsRepository, JOBS_CHANNEL, type JobRow } from './jobs.repository.ts';
 import { defaultBackoff, type Backoff } from './retry-backoff.ts';
+import type { Log } from '../log.ts';
 
 export type { Job, JobHandler } from './job-runner.ts';
 export type { Backoff } from './retry-backoff.ts';
@@ -64,7 +60,7 @@ export type JobQueue = {
 export type JobQueueOptions = {
   database: Database;
   clock: Clock;
-  log: JobLog;
+  log: Log;
   pollIntervalMs: number;
   leaseSeconds: number;
   stopTimeoutSeconds: number;

@@ -1,12 +1,7 @@
 import type { Clock } from '../../core/clock.ts';
 import type { JobRow, JobsRepository } from './jobs.repository.ts';
 import { retryDelayMs, type Backoff } from './retry-backoff.ts';
-
-export type JobLog = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
+import type { Log } from '../log.ts';
 
 /** What a handler is given. `signal` aborts when the worker gives the job up (stop, lost lease). */
 export type Job<P = unknown> = {
@@ -40,7 +35,7 @@ type Running = {
 export type RunnerOptions = {
   repository: JobsRepository;
   clock: Clock;
-  log: JobLog;
+  log: Log;
   /** This worker's name in locked_by: host, process and a random part. */
   worker: string;
   handlers: ReadonlyMap<string, RegisteredHandler>;

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
+import type { Log } from '../log.ts';
 
 export type Mail = { to: string; subject: string; text: string };
 export type Mailer = {
@@ -10,11 +10,12 @@ export type Mailer = {
 
 export function createMailer(
   smtpUrl: string | undefined,
-  log: FastifyBaseLogger,
+  log: Log,
   from = 'Canto <no-reply@canto.local>',
 ): Mailer {
   if (!smtpUrl) {
-    // Without SMTP the message (e.g. a reset link) is written to the server log (product.md §2).
+    // Without SMTP the message (e.g. a reset link) is written to the server log: an operator
+    // of a server without mail can still hand it on.
     return {
       delivers: false,
       async send(mail) {

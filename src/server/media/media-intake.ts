@@ -11,6 +11,7 @@ import {
 } from '../../core/validation/audio.rules.ts';
 import type { Demuxer, Ffmpeg } from './ffmpeg.ts';
 import { detectAudioContainer, SIGNATURE_BYTES, type AudioContainer } from './audio-signature.ts';
+import type { Log } from '../log.ts';
 
 /*
  * What every uploaded file goes through (songs, podcast shows and episodes, ads, avatars;
@@ -65,7 +66,7 @@ export const audioInvalid = (rules: AudioIntakeRules, why: string) =>
     field: rules.field,
     reason: why,
   });
-/** 422: audio we recognised but refuse (issue 7 §10); the reason is a fixed word, never a path. */
+/** 422: audio we recognised but refuse; the reason is a fixed word, never a path. */
 export const audioUnprocessable = (rules: AudioIntakeRules, reason: AudioProblem) =>
   new AppError(ErrorCode.unprocessableMedia, rules.messages.invalid, {
     field: rules.field,
@@ -171,8 +172,6 @@ export function demuxerOfKey(key: string): Demuxer | null {
   const extension = key.slice(key.lastIndexOf('.') + 1);
   return Object.hasOwn(DEMUXERS, extension) ? DEMUXERS[extension as AudioContainer] : null;
 }
-
-type Log = { warn(obj: object, msg: string): void };
 
 /**
  * A real parse of the stored temp file, then a real decode. The parse (music-metadata) must

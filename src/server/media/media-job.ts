@@ -13,6 +13,7 @@ import type { Ffmpeg } from './ffmpeg.ts';
 import { demuxerOfKey } from './media-intake.ts';
 import { RENDITIONS, transcode, type RenditionFormat } from './renditions.ts';
 import type { Loudness } from './loudness.ts';
+import type { Log } from '../log.ts';
 
 /*
  * One media job for every kind of uploaded audio (docs/decisions/0014, 0018, 0023): a song's,
@@ -72,12 +73,6 @@ export type MediaJobKind = {
   label: string;
 };
 
-type Log = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
-
 export type MediaJobDeps = {
   kind: MediaJobKind;
   rows: MediaJobPort;
@@ -86,7 +81,7 @@ export type MediaJobDeps = {
   /** `${DATA_DIR}/tmp`: `<uuid>.upload` files there are swept by the media reconciler. */
   tempDir: string;
   log: Log;
-  /** Fault injection between the job's steps (CANTO_TEST_CRASH_AT; crash tests only). */
+  /** Fault injection between the job's steps (crash tests only, through buildApp's deps). */
   crash?: CrashPoint;
 };
 

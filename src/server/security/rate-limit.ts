@@ -1,9 +1,16 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { VERIFY_ATTEMPTS } from '../../core/auth/aal.ts';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 import type { RateLimitsRepository } from './rate-limits.repository.ts';
 
-export type RateRule = { name: string; limit: number; windowMs: number };
+export type RateRule = {
+  name: string;
+  limit: number;
+  windowMs: number;
+  /** What a refused caller reads; the generic one when unset. */
+  message?: string;
+};
 
 const MINUTE = 60_000;
 export const rateRules = {
@@ -16,6 +23,14 @@ export const rateRules = {
   // A link is single-use; this caps one token tried from many addresses at once.
   resetPasswordPerToken: { name: 'reset-password:token', limit: 5, windowMs: 60 * MINUTE },
   verifyEmailPerIp: { name: 'verify-email:ip', limit: 10, windowMs: 15 * MINUTE },
+  // Counted before the check, so parallel guesses cannot slip past the limit; a success
+  // clears it.
+  mfaVerifyPerFactor: {
+    name: 'mfa-verify',
+    limit: VERIFY_ATTEMPTS.max,
+    windowMs: VERIFY_ATTEMPTS.windowMs,
+    message: 'Too many verification attempts. Try again later.',
+  },
 } satisfies Record<string, RateRule>;
 
 /**
@@ -26,7 +41,7 @@ export const rateRules = {
  */
 const SWEEP_EVERY_MS = MINUTE;
 const SWEEP_BATCH = 500;
-/** Rows of other features (MFA attempts) have windows this limiter does not know. */
+/** Rows under a name no rule has (one renamed or dropped since) have no window it knows. */
 const OTHER_ROWS_KEPT_MS = 24 * 60 * MINUTE;
 
 /**
@@ -75,31 +90,42 @@ export function createRateLimiter(deps: { repo: RateLimitsRepository; now: () =>
         key: `${rule.name}:${subject}`,
         cutoff: new Date(now.getTime() - rule.windowMs),
       }));
-      const refuse = (retryAfter: number) =>
-        new AppError(ErrorCode.rateLimited, 'Too many requests. Please try again later.', {
-          retryAfter,
-        });
-      const retryAfterOf = (rule: RateRule, windowStart: Date) =>
-        Math.max(Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000), 1);
+      // The message of the first rule that refuses; the longest wait of all of them.
+      let refusedBy: RateRule | undefined;
+      let retryAfter = 0;
+      const over = (rule: RateRule, windowStart: Date) => {
+        refusedBy ??= rule;
+        const ends = Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000);
+        retryAfter = Math.max(retryAfter, ends, 1);
+      };
+      const refuse = () =>
+        new AppError(
+          ErrorCode.rateLimited,
+          refusedBy?.message ?? 'Too many requests. Please try again later.',
+          { retryAfter },
+        );
 
       const current = new Map(
         (await deps.repo.read(counted.map((c) => c.key))).map((r) => [r.key, r]),
       );
-      let retryAfter = 0;
       for (const { rule, key, cutoff } of counted) {
         const row = current.get(key);
-        if (row && row.windowStart > cutoff && row.hits >= rule.limit)
-          retryAfter = Math.max(retryAfter, retryAfterOf(rule, row.windowStart));
+        if (row && row.windowStart > cutoff && row.hits >= rule.limit) over(rule, row.windowStart);
       }
-      if (retryAfter > 0) throw refuse(retryAfter);
+      if (refusedBy) throw refuse();
 
       // Concurrent attempts may all pass the read; the atomic count settles who is over.
       for (const { rule, key, cutoff } of counted) {
         const { hits, windowStart } = await deps.repo.hit(key, now, cutoff);
-        if (hits > rule.limit) retryAfter = Math.max(retryAfter, retryAfterOf(rule, windowStart));
+        if (hits > rule.limit) over(rule, windowStart);
       }
       await sweep(now);
-      if (retryAfter > 0) throw refuse(retryAfter);
+      if (refusedBy) throw refuse();
+    },
+
+    /** Forgets the attempts counted under `rule` for `subject` (e.g. after a success). */
+    async clear(rule: RateRule, subject: string): Promise<void> {
+      await deps.repo.delete(`${rule.name}:${subject}`);
     },
   };
 }

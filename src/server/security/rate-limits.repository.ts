@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema/index.ts';
 
@@ -40,6 +40,10 @@ export function createRateLimitsRepository(db: Db) {
         })
         .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
       return row!;
+    },
+
+    async delete(key: string): Promise<void> {
+      await db.delete(rateLimits).where(eq(rateLimits.key, key));
     },
 
     /**

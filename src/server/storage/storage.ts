@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { AppError, ErrorCode } from '../../core/errors.ts';
+import { isUuid } from '../../core/uuid.ts';
 
 /**
- * File storage for media (product.md §1: a local directory by default, any S3-compatible
- * store with STORAGE=s3). Objects are immutable: every upload gets a fresh server-made key,
+ * File storage for media (a local directory by default, any S3-compatible store with
+ * STORAGE=s3). Objects are immutable: every upload gets a fresh server-made key,
  * so an ETag never changes for a key and media can be cached forever.
  */
 export const BUCKETS = ['music', 'cover-art', 'podcasts', 'avatars'] as const;
@@ -99,7 +100,6 @@ export interface Storage {
 // `<uuid>.<ext>` (newKey) or `<uuid>/<digits>.<ext>` (ownedKey). Nothing else: no dots but
 // the extension's, at most one slash, so a key can never climb out of its bucket.
 const KEY = /^[0-9a-f-]{36}(?:\/[0-9]{1,16})?\.([a-z0-9]{1,5})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A stored file's URL as the rows keep it (`/media/<bucket>/<key>`).
 const STORED_URL = /^\/media\/([a-z-]+)\/([^?#]+)$/;
 
@@ -152,7 +152,7 @@ export function newKey(ext: string): string {
  * millisecond, which the caller ensures (the timestamp is the owner's clock, not a secret).
  */
 export function ownedKey(ownerId: string, timestamp: number, ext: string): string {
-  if (!UUID.test(ownerId) || !Number.isSafeInteger(timestamp) || timestamp < 0)
+  if (!isUuid(ownerId, 'lower-case') || !Number.isSafeInteger(timestamp) || timestamp < 0)
     throw new AppError(ErrorCode.validation, 'Invalid storage key');
   return `${ownerId}/${timestamp}.${keyExtension(ext)}`;
 }

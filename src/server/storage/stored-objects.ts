@@ -1,4 +1,5 @@
 import { isBucket, type Bucket, type Storage } from './storage.ts';
+import type { Log } from '../log.ts';
 
 /**
  * A stored key as rows keep it: `<bucket>/<object>` (catalogue.schema.ts); a bare object key
@@ -11,15 +12,13 @@ export function locateStored(stored: string, bucket: Bucket): [Bucket, string] {
   return slash > 0 && isBucket(head) ? [head, stored.slice(slash + 1)] : [bucket, stored];
 }
 
-type ErrorLog = { error(obj: object, msg: string): void };
-
 /**
  * Deletes objects no row names any more. A failure is logged, not thrown: the caller's
  * change has committed, and the media reconciler removes whatever stays behind.
  */
 export async function discardStored(
   storage: Storage,
-  log: ErrorLog,
+  log: Log,
   objects: Array<[Bucket, string]>,
 ): Promise<void> {
   await Promise.all(

@@ -146,8 +146,6 @@ export const songs = pgTable(
     index('songs_title_words_idx')
       .using('gin', sql`title_words(${t.title})`)
       .with({ fastupdate: false }),
-    // Search no longer reads this one (genres are matched in song_genres, ADR 0011).
-    index('songs_genre_trgm_idx').using('gin', t.genre.op('gin_trgm_ops')),
     index('songs_title_lower_trgm_gist_idx').using('gist', sql`lower(${t.title}) gist_trgm_ops`),
     // The same, one per genre of the search's genre filter: relevance within a genre walks
     // only that genre's titles nearest first, where the whole GiST would read the other
@@ -226,7 +224,7 @@ export const podcasts = pgTable(
     coverArtKey: text('cover_art_key'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
-    // The RSS feed's channel (issue 10 §6): language (BCP 47), one Apple Podcasts category
+    // The RSS feed's channel (ADR 0019): language (BCP 47), one Apple Podcasts category
     // (core/validation/podcast.rules.ts), explicit flag.
     language: text('language').notNull().default('en'),
     category: text('category').notNull().default('Music'),

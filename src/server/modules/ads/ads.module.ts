@@ -20,8 +20,8 @@ const AD_MEDIA: MediaJobKind = {
 };
 
 /**
- * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
- * product.md §5; docs/decisions/0023), under /api. Ad audio goes through the one media job
+ * The ad inventory (admins), get-active-ads and track-ad-impression (docs/decisions/0023),
+ * under /api. Ad audio goes through the one media job
  * (renditions, loudness) as songs' and episodes' does.
  */
 export function createAdsModule(

@@ -33,8 +33,7 @@ import type {
   AdsRepository,
   StoredFile,
 } from './ads.repository.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 export type AdsServiceDeps = {
   ads: AdsRepository;
@@ -61,8 +60,8 @@ const bothGiven = (field: string) =>
   new AppError(ErrorCode.validation, adMessages.replaceOrRemove, { field });
 
 /**
- * The ad inventory (admins), get-active-ads and track-ad-impression (issue 12 §4;
- * docs/decisions/0023). Uploads are all or nothing: every check first (the form's as its
+ * The ad inventory (admins), get-active-ads and track-ad-impression
+ * (docs/decisions/0023). Uploads are all or nothing: every check first (the form's as its
  * parts arrive, ads.forms.ts), then the files are stored, then one transaction writes the row
  * and the audio's media job; any failure deletes what was stored, and the route removes the
  * temp file.

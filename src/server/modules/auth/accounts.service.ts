@@ -1,5 +1,7 @@
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { UsersRepository } from './users.repository.ts';
+import type { RolesModule } from '../roles/roles.module.ts';
+import type { ProfileRecords } from '../social/social.module.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.ts';
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
@@ -10,8 +12,14 @@ export const invalidCredentials = () =>
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export function createAccountsService(deps: { users: UsersRepository }) {
-  const { users } = deps;
+export function createAccountsService(deps: {
+  users: UsersRepository;
+  /** The social module's: it makes every profile row. */
+  profiles: Pick<ProfileRecords, 'create'>;
+  /** The roles module's: it makes every role row (a sign-up's pending_artist request). */
+  roles: Pick<RolesModule, 'grant'>;
+}) {
+  const { users, profiles, roles } = deps;
   return {
     /** The account, its profile and, when asked, the pending_artist request, atomically. */
     async create(input: {
@@ -21,12 +29,14 @@ export function createAccountsService(deps: { users: UsersRepository }) {
       isArtist?: boolean;
     }) {
       const passwordHash = await hashPassword(input.password);
-      const created = await users.create({
-        email: normaliseEmail(input.email),
-        passwordHash,
-        displayName: input.displayName.trim(),
-        isArtist: input.isArtist ?? false,
-      });
+      const displayName = input.displayName.trim();
+      const created = await users.create(
+        { email: normaliseEmail(input.email), passwordHash },
+        async (userId, tx) => {
+          await profiles.create(userId, displayName, tx);
+          if (input.isArtist) await roles.grant(userId, 'pending_artist', tx);
+        },
+      );
       // Sign-up may say the address is taken; sign-in never does.
       if (!created) throw new AppError(ErrorCode.conflict, 'User already registered');
       return { userId: created.id };

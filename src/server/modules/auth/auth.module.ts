@@ -2,9 +2,9 @@ import type { FastifyReply } from 'fastify';
 import type { AuthSession } from '../../../contracts/auth.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { RolesModule } from '../roles/roles.module.ts';
+import type { ProfileRecords } from '../social/social.module.ts';
 import type { Principal } from '../../http/access-policy.ts';
 import { createAuthTokensRepository } from './auth-tokens.repository.ts';
-import { createRateLimitsRepository } from '../../security/rate-limits.repository.ts';
 import { createSessionsRepository } from './sessions.repository.ts';
 import { createSigningKeysRepository } from '../../security/signing-keys.repository.ts';
 import { createUsersRepository } from './users.repository.ts';
@@ -12,7 +12,6 @@ import { createAccountsService } from './accounts.service.ts';
 import { authRoutes, wellKnownRoutes } from './auth.routes.ts';
 import { createSessionCookies } from './session-cookies.ts';
 import { createKeyStore } from '../../security/keys.ts';
-import { createRateLimiter } from '../../security/rate-limit.ts';
 import { createRecoveryService } from './recovery.service.ts';
 import { createSecretBox } from '../../security/secret-box.ts';
 import { createSessionsService } from './sessions.service.ts';
@@ -46,6 +45,13 @@ export type AuthModule = FeatureModule & {
   openSessionsAmong(sessionIds: string[]): Promise<string[]>;
 };
 
+export type AuthSettings = {
+  /** PUBLIC_URL: the tokens' issuer, their audience (`…/api`) and the links in mails. */
+  publicUrl: string;
+  /** A session ends this many days after sign-in, however often it is refreshed. */
+  sessionMaxLifetimeDays: number;
+};
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -59,9 +65,13 @@ export const SESSIONS_REVOKED_CHANNEL = 'sessions_revoked';
 /** Wires the auth repositories and services; owns no rules itself. */
 export async function createAuthModule(
   ctx: ModuleContext,
-  { roles }: { roles: RolesModule },
+  {
+    roles,
+    profiles,
+    settings,
+  }: { roles: RolesModule; profiles: Pick<ProfileRecords, 'create'>; settings: AuthSettings },
 ): Promise<AuthModule> {
-  const { env, database, clock, mailer, log } = ctx;
+  const { database, clock, mailer, log } = ctx;
   const db = database.db;
   const now = () => clock.now();
   const { secretKey } = ctx;
@@ -78,25 +88,31 @@ export async function createAuthModule(
     users,
     roles,
     keys,
-    issuer: env.publicUrl,
+    issuer: settings.publicUrl,
     // The API of this deployment; a token minted for another audience is refused here.
-    audience: `${env.publicUrl}/api`,
-    maxLifetimeMs: env.sessionMaxLifetimeDays * DAY_MS,
+    audience: `${settings.publicUrl}/api`,
+    maxLifetimeMs: settings.sessionMaxLifetimeDays * DAY_MS,
     clock,
   });
-  const accounts = createAccountsService({ users });
+  const accounts = createAccountsService({ users, profiles, roles });
   const recovery = createRecoveryService({
     users,
     tokens: createAuthTokensRepository(db),
     mailer,
-    publicUrl: env.publicUrl,
+    publicUrl: settings.publicUrl,
     clock,
     log,
   });
-  const limiter = createRateLimiter({ repo: createRateLimitsRepository(db), now });
-  const cookies = createSessionCookies(env.publicUrl);
+  const cookies = createSessionCookies(settings.publicUrl);
 
-  const routes = authRoutes({ accounts, sessions, recovery, limiter, cookies, keys });
+  const routes = authRoutes({
+    accounts,
+    sessions,
+    recovery,
+    limiter: ctx.rateLimiter,
+    cookies,
+    keys,
+  });
   return {
     name: 'auth',
     // Sign-up/in/out, refresh, session and recovery under /api/auth; the JWKS at the root.

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { AuthTokensRepository, AuthTokenKind } from './auth-tokens.repository.ts';
@@ -6,6 +5,7 @@ import type { UsersRepository } from './users.repository.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
+import type { Log } from '../../log.ts';
 
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
@@ -15,14 +15,14 @@ const lifetime: Record<AuthTokenKind, number> = {
   email_verification: 24 * HOUR,
 };
 
-/** Password reset and email verification by single-use emailed links (product.md §2). */
+/** Password reset and email verification by single-use emailed links. */
 export function createRecoveryService(deps: {
   users: UsersRepository;
   tokens: AuthTokensRepository;
   mailer: Mailer;
   publicUrl: string;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Log;
 }) {
   const { users, tokens, mailer, clock } = deps;
 

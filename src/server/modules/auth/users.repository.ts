@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { mfaFactors, profiles, userRoles, users } from '../../db/schema/index.ts';
+import { mfaFactors, profiles, users } from '../../db/schema/index.ts';
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
 
@@ -14,15 +14,13 @@ export type UserRecord = {
 export function createUsersRepository(db: Db) {
   return {
     /**
-     * Account, profile and (when asked) the pending_artist request in one transaction.
-     * Returns null when the email is taken.
+     * The account, then `withAccount` (its rows in other modules: profile, role) in the same
+     * transaction: all of them or none. Returns null when the email is taken.
      */
-    async create(input: {
-      email: string;
-      passwordHash: string;
-      displayName: string;
-      isArtist: boolean;
-    }): Promise<{ id: string } | null> {
+    async create(
+      input: { email: string; passwordHash: string },
+      withAccount: (userId: string, tx: Db) => Promise<void>,
+    ): Promise<{ id: string } | null> {
       return db.transaction(async (tx) => {
         const [user] = await tx
           .insert(users)
@@ -30,9 +28,7 @@ export function createUsersRepository(db: Db) {
           .onConflictDoNothing({ target: users.email })
           .returning({ id: users.id });
         if (!user) return null;
-        await tx.insert(profiles).values({ userId: user.id, displayName: input.displayName });
-        if (input.isArtist)
-          await tx.insert(userRoles).values({ userId: user.id, role: 'pending_artist' });
+        await withAccount(user.id, tx as unknown as Db);
         return user;
       });
     },

@@ -1,6 +1,7 @@
 import type { LikedSongIds, LikedSongs } from '../../../contracts/library.contract.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isUuid } from '../../../core/uuid.ts';
 import type { LikesRepository } from './likes.repository.ts';
 
 export type LikesService = ReturnType<typeof createLikesService>;
@@ -11,14 +12,12 @@ export type LikesServiceDeps = {
   songsByIds: (ids: string[]) => Promise<SongDto[]>;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Liked songs (spec §2, §4 Like button, §7 liked_songs). */
 export function createLikesService({ likes, songsByIds }: LikesServiceDeps) {
   return {
     /** Idempotent. External catalogue tracks (`<source>:<id>`) have no row: not found. */
     async like(userId: string, songId: string): Promise<void> {
-      if (!UUID.test(songId) || !(await likes.like(userId, songId.toLowerCase()))) {
+      if (!isUuid(songId) || !(await likes.like(userId, songId.toLowerCase()))) {
         throw new AppError(ErrorCode.songNotFound, 'Song not found');
       }
     },
@@ -28,7 +27,7 @@ export function createLikesService({ likes, songsByIds }: LikesServiceDeps) {
      * that can name no stored song (an external track, a typo) is 404, as for like.
      */
     async unlike(userId: string, songId: string): Promise<void> {
-      if (!UUID.test(songId)) throw new AppError(ErrorCode.songNotFound, 'Song not found');
+      if (!isUuid(songId)) throw new AppError(ErrorCode.songNotFound, 'Song not found');
       await likes.unlike(userId, songId.toLowerCase());
     },
 

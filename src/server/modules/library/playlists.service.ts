@@ -9,6 +9,7 @@ import type {
 } from '../../../contracts/playlists.contract.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isUuid } from '../../../core/uuid.ts';
 import { playlistLimits, playlistMessages } from '../../../core/validation/playlist.rules.ts';
 import type { PlaylistRow, PlaylistsRepository } from './playlists.repository.ts';
 
@@ -19,8 +20,6 @@ export type PlaylistsServiceDeps = {
   /** The songs module's DTOs (signed URLs), in the order asked. */
   songsByIds: (ids: string[]) => Promise<SongDto[]>;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AppError(ErrorCode.notFound, playlistMessages.notFound);
 const songNotFound = () => new AppError(ErrorCode.songNotFound, playlistMessages.songNotFound);
@@ -45,7 +44,7 @@ function toSummary(row: PlaylistRow): PlaylistSummary {
 const descriptionOf = (text: string | null | undefined) => (text ? text : null);
 
 /**
- * Playlists (spec §2 Playlists, Playlist, Add-to-playlist dialog; §5 rules; issue 10 §2–3).
+ * Playlists (spec §2 Playlists, Playlist, Add-to-playlist dialog; §5 rules; ADR 0017).
  * A private playlist is the owner's alone: to anyone else it does not exist (404), so its
  * existence is never revealed; a public one is readable by anyone signed in, and changing it
  * is refused (403).
@@ -128,7 +127,7 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
     async addTrack(userId: string, id: string, songId: string): Promise<TrackAdded> {
       await owned(userId, id);
       // External catalogue tracks (`<source>:<id>`) have no row to add.
-      if (!UUID.test(songId)) throw songNotFound();
+      if (!isUuid(songId)) throw songNotFound();
       const song = songId.toLowerCase();
       const result = await playlists.addTrack(id, userId, song, playlistLimits.maxTracks);
       switch (result.outcome) {
@@ -153,7 +152,7 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
     /** Idempotent: removing a track that is not there changes nothing. */
     async removeTrack(userId: string, id: string, songId: string): Promise<void> {
       await owned(userId, id);
-      if (!UUID.test(songId)) throw songNotFound();
+      if (!isUuid(songId)) throw songNotFound();
       await playlists.removeTrack(id, songId.toLowerCase());
     },
 
@@ -164,7 +163,7 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
       index: number,
     ): Promise<PlaylistOrder> {
       await owned(userId, id);
-      if (!UUID.test(songId)) throw trackNotInPlaylist();
+      if (!isUuid(songId)) throw trackNotInPlaylist();
       const result = await playlists.moveTrack(id, userId, songId.toLowerCase(), index);
       if (result.outcome !== 'moved')
         throw result.outcome === 'gone' ? notFound() : trackNotInPlaylist();

@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../../core/clock.ts';
+import { UUID_PATTERN } from '../../../core/uuid.ts';
 import {
   BUCKETS,
   isValidKey,
@@ -9,13 +10,7 @@ import {
   type Storage,
 } from '../../storage/storage.ts';
 import type { MediaReference, MediaReferencesRepository } from './media-references.repository.ts';
-
-type Log = {
-  info(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
+import type { Log } from '../../log.ts';
 
 export type ReconcileReport = {
   /** Upload temp files (`DATA_DIR/tmp/*.upload`) removed. */
@@ -43,11 +38,10 @@ export type MediaReconciler = {
 // An upload writes `<uuid>.upload` into its temp dir (media/upload-form.ts).
 const TEMP_FILE = /^[0-9a-f-]{36}\.upload$/;
 // A UUID, and after it the timestamp of an owned key (`<owner>/<timestamp>.<ext>`) if any.
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/([0-9]{1,16})\.)?/g;
+const UUID = new RegExp(`${UUID_PATTERN}(?:/([0-9]{1,16})\\.)?`, 'g');
 // Objects Canto made: a UUID name (newKey) or one under its owner's UUID (ownedKey). Any
 // other valid-looking key is left alone.
-const MADE_KEY =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/[0-9]{1,16})?\./;
+const MADE_KEY = new RegExp(`^${UUID_PATTERN}(?:/[0-9]{1,16})?\\.`);
 /** Candidates looked at per pass in each direction; the rest wait for the next pass. */
 const MAX_CANDIDATES = 10_000;
 /** Files re-checked against the rows per query before they go. */

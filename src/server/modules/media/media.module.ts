@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { Db } from '../../db/client.ts';
-import type { Env } from '../../env.ts';
 import { registerMediaJob, type MediaJobKind, type MediaJobPort } from '../../media/media-job.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
 import { mediaRoutes } from './media.routes.ts';
-import { createMediaService, type MediaService } from './media.service.ts';
+import { createMediaService, type MediaOffload, type MediaService } from './media.service.ts';
 import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
 import { createMediaReferencesRepository } from './media-references.repository.ts';
 
@@ -18,7 +17,7 @@ import { createMediaReferencesRepository } from './media-references.repository.t
  */
 export type MediaModule = FeatureModule & {
   publicUrl: MediaService['publicUrl'];
-  /** Makes storage and rows agree after crashes; the host starts it (main.ts). */
+  /** Makes storage and rows agree after crashes; the host starts it (host.ts). */
   reconciler: MediaReconciler;
   /** Where an upload's audio waits while it is checked; the reconciler sweeps what crashes leave. */
   tempDir: string;
@@ -34,11 +33,28 @@ export type MediaModule = FeatureModule & {
   ): (id: string, tx?: Db) => Promise<void>;
 };
 
-/** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
-export const uploadTempDir = (env: Pick<Env, 'dataDir'>) => path.join(env.dataDir, 'tmp');
+export type { MediaOffload };
 
-export function createMediaModule(ctx: ModuleContext): MediaModule {
-  const { env } = ctx;
+/** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
+export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'tmp');
+
+export type MediaSettings = {
+  /** MEDIA_OFFLOAD: who sends a checked file's bytes (Node, nginx, or the store by redirect). */
+  offload: MediaOffload;
+  /** CDN_URL: with a redirect, the base that replaces presigned store URLs. */
+  cdnUrl: string | undefined;
+  /** The uploads' temp directory (uploadTempDir), which the reconciler sweeps too. */
+  tempDir: string;
+  /** MEDIA_WORKERS: media jobs this process runs at once, as many as ffmpeg runs. */
+  mediaWorkers: number;
+  /** MEDIA_SWEEP_*: how old an unreferenced file must be to go, and how often a pass runs. */
+  sweep: { ageSeconds: number; intervalSeconds: number };
+};
+
+export function createMediaModule(
+  ctx: ModuleContext,
+  { settings }: { settings: MediaSettings },
+): MediaModule {
   const signer = createMediaUrlSigner({
     secretKey: ctx.secretKey,
     clock: ctx.clock,
@@ -47,14 +63,14 @@ export function createMediaModule(ctx: ModuleContext): MediaModule {
     signer,
     storage: ctx.storage,
     clock: ctx.clock,
-    offload: env.mediaOffload,
-    cdnUrl: env.cdnUrl,
+    offload: settings.offload,
+    cdnUrl: settings.cdnUrl,
   });
   return {
     name: 'media',
-    plugin: mediaRoutes({ storage: ctx.storage, media, offload: env.mediaOffload }),
+    plugin: mediaRoutes({ storage: ctx.storage, media, offload: settings.offload }),
     publicUrl: media.publicUrl,
-    tempDir: uploadTempDir(env),
+    tempDir: settings.tempDir,
     registerJob: (kind, rows, crash) =>
       registerMediaJob(ctx.jobs, {
         kind,
@@ -62,18 +78,18 @@ export function createMediaModule(ctx: ModuleContext): MediaModule {
         crash,
         storage: ctx.storage,
         ffmpeg: ctx.ffmpeg,
-        tempDir: uploadTempDir(env),
+        tempDir: settings.tempDir,
         log: ctx.log,
-        concurrency: env.mediaWorkers,
+        concurrency: settings.mediaWorkers,
       }),
     reconciler: createMediaReconciler({
       storage: ctx.storage,
       references: createMediaReferencesRepository(ctx.database.db),
-      tempDir: uploadTempDir(env),
+      tempDir: settings.tempDir,
       clock: ctx.clock,
       log: ctx.log,
-      ageSeconds: env.mediaSweep.ageSeconds,
-      intervalSeconds: env.mediaSweep.intervalSeconds,
+      ageSeconds: settings.sweep.ageSeconds,
+      intervalSeconds: settings.sweep.intervalSeconds,
     }),
   };
 }
@@ -82,9 +98,11 @@ export function createMediaModule(ctx: ModuleContext): MediaModule {
  * Origins the browser fetches media from besides Canto's own, for the page's CSP
  * (media-src, img-src): with MEDIA_OFFLOAD=redirect, the CDN or the S3 endpoint.
  */
-export function mediaOrigins(env: Pick<Env, 'mediaOffload' | 'cdnUrl' | 's3'>): string[] {
-  if (env.mediaOffload !== 'redirect') return [];
-  const base = env.cdnUrl ?? env.s3.endpoint;
+export function mediaOrigins(
+  settings: Pick<MediaSettings, 'offload' | 'cdnUrl'> & { storeEndpoint: string | undefined },
+): string[] {
+  if (settings.offload !== 'redirect') return [];
+  const base = settings.cdnUrl ?? settings.storeEndpoint;
   // Without an endpoint the SDK talks to AWS over https:, which the CSP already allows.
   return base ? [new URL(base).origin] : [];
 }

@@ -5,14 +5,20 @@ import { mfaRoutes } from './mfa.routes.ts';
 import { createMfaService } from './mfa.service.ts';
 
 /** Multi-factor sign-in (spec §7 Auth): TOTP and passkeys, mounted at /api/auth. */
+export type MfaSettings = {
+  /** PUBLIC_URL: the passkeys' relying party (its host name and origin). */
+  publicUrl: string;
+};
+
 export function createMfaModule(
   ctx: ModuleContext,
-  deps: { auth: Pick<AuthModule, 'elevate' | 'setSessionCookies'> },
+  deps: { auth: Pick<AuthModule, 'elevate' | 'setSessionCookies'>; settings: MfaSettings },
 ): FeatureModule {
   const mfa = createMfaService({
     repo: createMfaRepository(ctx.database.db),
+    limiter: ctx.rateLimiter,
     clock: ctx.clock,
-    publicUrl: ctx.env.publicUrl,
+    publicUrl: deps.settings.publicUrl,
     secretKey: ctx.secretKey,
     log: ctx.log,
   });

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { mfaChallenges, mfaFactors, profiles, rateLimits, users } from '../../db/schema/index.ts';
+import { mfaChallenges, mfaFactors, profiles, users } from '../../db/schema/index.ts';
 import { isSqlState } from '../../db/sql-results.ts';
 
 export type MfaRepository = ReturnType<typeof createMfaRepository>;
@@ -20,8 +20,6 @@ export type VerificationUpdate =
   | { kind: 'webauthn-authentication'; signCount: number };
 
 export type VerificationOutcome = 'ok' | 'challenge-used' | 'step-used' | 'credential-taken';
-
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 class Abort extends Error {
   constructor(readonly outcome: VerificationOutcome) {
@@ -236,34 +234,6 @@ export function createMfaRepository(db: Db) {
         if (isUniqueViolation(error)) return 'credential-taken';
         throw error;
       }
-    },
-
-    /**
-     * Counts one attempt under `key` in a fixed window shared by every process; a window
-     * that started at or before `windowCutoff` restarts at 1 from `now`.
-     */
-    async countAttempt(
-      key: string,
-      now: Date,
-      windowCutoff: Date,
-    ): Promise<{ hits: number; windowStart: Date }> {
-      const expired = sql`${rateLimits.windowStart} <= ${ts(windowCutoff)}`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, windowStart: now, hits: 1 })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            hits: sql`case when ${expired} then 1 else ${rateLimits.hits} + 1 end`,
-            windowStart: sql`case when ${expired} then ${ts(now)} else ${rateLimits.windowStart} end`,
-          },
-        })
-        .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
-      return row!;
-    },
-
-    async clearAttempts(key: string): Promise<void> {
-      await db.delete(rateLimits).where(eq(rateLimits.key, key));
     },
   };
 }

@@ -1,11 +1,8 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import {
   CHALLENGE_TTL_MS,
-  VERIFY_ATTEMPTS,
-  attemptVerdict,
   challengeState,
   mayEnrolFactor,
   mayRemoveFactor,
@@ -20,6 +17,7 @@ import type {
 } from '../../../contracts/mfa.contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Principal } from '../../http/access-policy.ts';
+import { rateRules, type RateLimiter } from '../../security/rate-limit.ts';
 import {
   splitTransports,
   type FactorRow,
@@ -41,13 +39,16 @@ import {
   verifyRegistration,
   type RelyingParty,
 } from '../../security/webauthn.ts';
+import type { Log } from '../../log.ts';
 
 export type MfaServiceDeps = {
   repo: MfaRepository;
+  /** The shared limiter: verification attempts per factor (rateRules.mfaVerifyPerFactor). */
+  limiter: Pick<RateLimiter, 'hit' | 'clear'>;
   clock: Clock;
   publicUrl: string;
   secretKey: string;
-  log: FastifyBaseLogger;
+  log: Log;
 };
 
 export type EnrolInput = {
@@ -83,7 +84,14 @@ function toFactor(row: FactorRow): Factor {
   };
 }
 
-export function createMfaService({ repo, clock, publicUrl, secretKey, log }: MfaServiceDeps) {
+export function createMfaService({
+  repo,
+  limiter,
+  clock,
+  publicUrl,
+  secretKey,
+  log,
+}: MfaServiceDeps) {
   const rp: RelyingParty = relyingPartyOf(publicUrl);
   if (net.isIP(rp.id)) {
     log.warn(
@@ -93,7 +101,6 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
   }
   let cipher: SecretCipher | undefined;
   const secrets = () => (cipher ??= createSecretCipher(secretKey));
-  const attemptsKey = (factorId: string) => `mfa-verify:${factorId}`;
 
   async function ownFactor(userId: string, factorId: string): Promise<FactorRow> {
     const row = await repo.findFactor(userId, factorId);
@@ -271,22 +278,8 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
       if (state === 'used') throw invalid('Challenge has already been used');
 
       // Counted before checking, so parallel guesses cannot slip past the limit.
-      const key = attemptsKey(factor.id);
-      const window = await repo.countAttempt(
-        key,
-        now,
-        new Date(now.getTime() - VERIFY_ATTEMPTS.windowMs),
-      );
-      const verdict = attemptVerdict(window, now);
-      if (!verdict.allowed) {
-        throw new AppError(
-          ErrorCode.rateLimited,
-          'Too many verification attempts. Try again later.',
-          {
-            retryAfter: verdict.retryAfterS,
-          },
-        );
-      }
+      const attempts = { rule: rateRules.mfaVerifyPerFactor, subject: factor.id };
+      await limiter.hit(attempts);
 
       const update = await checkResponse(factor, challenge.challenge, input);
       const outcome = await repo.completeVerification({
@@ -299,7 +292,7 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
       if (outcome === 'step-used') throw invalid('This code has already been used');
       if (outcome === 'credential-taken')
         throw new AppError(ErrorCode.conflict, 'This passkey is already registered');
-      await repo.clearAttempts(key);
+      await limiter.clear(attempts.rule, attempts.subject);
     },
 
     async remove(principal: Principal, factorId: string): Promise<void> {
@@ -308,7 +301,7 @@ export function createMfaService({ repo, clock, publicUrl, secretKey, log }: Mfa
         throw stepUp('Verify a factor before removing a verified one');
       }
       if (!(await repo.deleteFactor(principal.userId, factor.id))) throw notFound();
-      await repo.clearAttempts(attemptsKey(factor.id));
+      await limiter.clear(rateRules.mfaVerifyPerFactor, factor.id);
     },
   };
 }

@@ -6,13 +6,13 @@ import {
 import type { Database } from '../../db/client.ts';
 import { openEventChannel, parseJson, type EventChannel } from '../../events/event-channel.ts';
 import type { LiveConnections, LiveSocket } from '../../events/live-connections.ts';
-import type { FastifyBaseLogger } from 'fastify';
 import {
   NOTIFICATIONS_CHANNEL,
   type NotificationRow,
   type NotificationsRepository,
 } from './notifications.repository.ts';
 import { toNotificationDto } from './notifications.service.ts';
+import type { Log } from '../../log.ts';
 
 // What the repository announces (notifications.repository.ts): one notification, or a
 // release's fan-out to many followers at one instant.
@@ -46,7 +46,7 @@ export function createLiveNotifications(deps: {
   openSessionsAmong(sessionIds: string[]): Promise<string[]>;
   repository: Pick<NotificationsRepository, 'byId' | 'releasedAt'>;
   connections: LiveConnections;
-  log: FastifyBaseLogger;
+  log: Log;
 }): LiveNotifications {
   const { repository, connections } = deps;
 

@@ -21,7 +21,7 @@ export type NotificationInput = {
   link?: string | null;
 };
 
-/** What other modules may ask of notifications (product.md §8). */
+/** What other modules may ask of notifications. */
 export type NotificationsModule = FeatureModule & {
   /** Creates one notification (inside `tx` when given); it is pushed live once committed. */
   notify(input: NotificationInput, tx?: Db): Promise<void>;
@@ -40,18 +40,28 @@ export type NotificationsModule = FeatureModule & {
 const DEV_ORIGINS = ['http://localhost:5173'];
 
 /**
- * Notifications, their live delivery and the notification screens' API (issue 11):
+ * Notifications, their live delivery and the notification screens' API (ADR 0021):
  * GET /me/notifications, PATCH /me/notifications/{id}/read, POST /me/notifications/read-all,
  * DELETE /me/notifications/{id}, and the live socket GET /me/notifications/live, under /api.
  * Texts are cut to the stored lengths and links kept in-app (notifications.service.ts).
  */
+export type NotificationsSettings = {
+  /** PUBLIC_URL: the origin whose pages may open the live socket. */
+  publicUrl: string;
+  /** CANTO_DEV: the Vite dev server's pages may open it too. */
+  dev: boolean;
+};
+
 export function createNotificationsModule(
   ctx: ModuleContext,
-  { auth }: { auth: Pick<AuthModule, 'openSessionsAmong'> },
+  {
+    auth,
+    settings,
+  }: { auth: Pick<AuthModule, 'openSessionsAmong'>; settings: NotificationsSettings },
 ): NotificationsModule {
   const repository = createNotificationsRepository(ctx.database.db);
   const notifications = createNotificationsService({ notifications: repository, clock: ctx.clock });
-  const origins = liveOrigins(ctx.env.publicUrl, ctx.env.dev ? DEV_ORIGINS : []);
+  const origins = liveOrigins(settings.publicUrl, settings.dev ? DEV_ORIGINS : []);
   return {
     name: 'notifications',
     plugin: async (app) => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
 import { queryRows } from '../../db/sql-results.ts';
@@ -10,8 +10,8 @@ export type FeedEpisodeRow = Awaited<ReturnType<PodcastFeedRepository['episodes'
 
 /**
  * What the feed reads of the podcasts module's tables (podcasts, podcast_episodes, the
- * creator's profile). It writes only two things: a show's missing feed_guid, once, and an
- * episode's download count with the day's record of who downloaded it.
+ * creator's profile). It writes its own table, the day's record of who downloaded an
+ * episode, and with it the episode's download count (a shared write, docs/decisions/0024).
  */
 export function createPodcastFeedRepository(db: Db) {
   return {
@@ -53,22 +53,6 @@ export function createPodcastFeedRepository(db: Db) {
         .from(podcastEpisodes)
         .where(and(eq(podcastEpisodes.podcastId, podcastId), isNotNull(podcastEpisodes.audioKey)))
         .orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id));
-    },
-
-    /**
-     * Sets the show's feed_guid if it has none and returns the one it has now: whoever sets it
-     * first wins, and it never changes after (a directory keys the show by it).
-     */
-    async fixFeedGuid(podcastId: string, guid: string): Promise<string | null> {
-      await db
-        .update(podcasts)
-        .set({ feedGuid: guid })
-        .where(and(eq(podcasts.id, podcastId), isNull(podcasts.feedGuid)));
-      const [row] = await db
-        .select({ feedGuid: podcasts.feedGuid })
-        .from(podcasts)
-        .where(eq(podcasts.id, podcastId));
-      return row?.feedGuid ?? null;
     },
 
     async episodeAudio(episodeId: string) {

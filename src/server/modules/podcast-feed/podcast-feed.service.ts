@@ -4,7 +4,6 @@ import { buffer } from 'node:stream/consumers';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
-import type { Env } from '../../env.ts';
 import {
   decideRange,
   ifRangeMatches,
@@ -21,7 +20,8 @@ import {
   type Storage,
 } from '../../storage/storage.ts';
 import { locateStored } from '../../storage/stored-objects.ts';
-import { feedUrlOf, podcastGuidOf } from '../podcasts/podcasts.module.ts';
+import type { MediaOffload } from '../media/media.module.ts';
+import { feedUrlOf, podcastGuidOf, type PodcastsModule } from '../podcasts/podcasts.module.ts';
 import { squareJpeg } from '../../media/media-intake.ts';
 import { artworkUrlOf, episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
 import { renderRssFeed, type FeedItem } from './feed-xml.ts';
@@ -91,19 +91,21 @@ export function countsAsDownload(part: ByteRange | undefined, size: number): boo
 }
 
 /**
- * Each show's public RSS feed and its episodes' public enclosure URLs (issue 10 §6;
- * docs/decisions/0019). Both are read without a session: podcast apps fetch the feed and
+ * Each show's public RSS feed and its episodes' public enclosure URLs
+ * (docs/decisions/0019). Both are read without a session: podcast apps fetch the feed and
  * download episodes later, from anywhere.
  */
 export function createPodcastFeedService(deps: {
   feeds: PodcastFeedRepository;
+  /** The podcasts module's: a show's feed_guid is written there, once. */
+  fixFeedGuid: PodcastsModule['fixFeedGuid'];
   storage: Storage;
   /** env.publicUrl: every URL in the feed is absolute. */
   publicUrl: string;
   /** The media module's signer: `/media/podcasts/<key>` → a signed, expiring URL. */
   mediaUrl: (stored: string) => string;
   /** Who sends media bytes (docs/decisions/0010): Node, nginx or the store. */
-  offload: Env['mediaOffload'];
+  offload: MediaOffload;
   /** The stored stand-in for a client's IP and user agent (security/pseudonym.ts). */
   listenerOf: (ip: string, userAgent: string) => string;
   clock: Clock;
@@ -161,7 +163,7 @@ export function createPodcastFeedService(deps: {
       // a later PUBLIC_URL change moves the feed, not the show's identity.
       const guid =
         show.feedGuid ??
-        (await feeds.fixFeedGuid(show.id, podcastGuidOf(feedUrl))) ??
+        (await deps.fixFeedGuid(show.id, podcastGuidOf(feedUrl))) ??
         podcastGuidOf(feedUrl);
       const rows = await feeds.episodes(show.id);
       const items = (await Promise.all(rows.map(itemOf))).filter((i) => i !== null);

@@ -26,8 +26,7 @@ import type {
 import type { episodeForm } from './podcasts.forms.ts';
 import type { PodcastsRepository, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 export type EpisodesServiceDeps = {
   shows: Pick<PodcastsRepository, 'findById'>;
@@ -43,7 +42,7 @@ export type EpisodesServiceDeps = {
   publicUrl: MediaUrls;
   /** Enqueues the episode's media job in `tx`, the transaction that writes its row. */
   enqueueMedia: (episodeId: string, tx: Db) => Promise<unknown>;
-  /** new_release to the creator's followers, in `tx` (the notifications module, product.md §8). */
+  /** new_release to the creator's followers, in `tx` (the notifications module). */
   announceRelease: (
     show: { id: string; creatorId: string; creatorName: string | null },
     episodeTitle: string,
@@ -213,7 +212,7 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
     },
 
     /**
-     * Where the listener is (issue 10 §4), kept so another device resumes there. The
+     * Where the listener is, kept so another device resumes there. The
      * position is clamped to the episode; it counts as played when the client says so or
      * when it is near the end (core/podcasts/episode-progress.ts), and stays played.
      */

@@ -29,22 +29,34 @@ export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 
 /** What other modules may ask of podcasts. */
 export type PodcastsModule = FeatureModule & {
+  /**
+   * Gives a show made before feed_guid existed the guid its feed derives (the feed module, on
+   * the first fetch); answers the guid it has now, which never changes once set.
+   */
+  fixFeedGuid(podcastId: string, guid: string): Promise<string | null>;
   /** Spec §7: shows whose title or description contains `query`, best match first. */
   searchShows(query: string, limit: number): Promise<PodcastDto[]>;
 };
 
+export type PodcastsSettings = {
+  /** PUBLIC_URL: a show's feed URL is absolute. */
+  publicUrl: string;
+};
+
 /**
  * Podcast shows, episodes (through the media pipeline: renditions, loudness, waveform, as
- * songs) and listening progress (issue 10 §4–5; docs/decisions/0018), under /api.
+ * songs) and listening progress (docs/decisions/0018), under /api.
  */
 export function createPodcastsModule(
   ctx: ModuleContext,
   {
     media: mediaModule,
     notifications,
+    settings,
   }: {
     media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
+    settings: PodcastsSettings;
   },
 ): PodcastsModule {
   const db = ctx.database.db;
@@ -82,7 +94,7 @@ export function createPodcastsModule(
     episodes,
     storage: ctx.storage,
     log: ctx.log,
-    publicUrl: ctx.env.publicUrl,
+    publicUrl: settings.publicUrl,
     mediaUrl: mediaModule.publicUrl,
   });
   const routes = podcastsRoutes({ podcasts, episodes, tempDir: mediaModule.tempDir });
@@ -90,5 +102,6 @@ export function createPodcastsModule(
     name: 'podcasts',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
     searchShows: podcasts.search,
+    fixFeedGuid: (podcastId, guid) => shows.fixFeedGuid(podcastId, guid),
   };
 }

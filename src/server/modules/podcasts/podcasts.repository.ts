@@ -1,4 +1,4 @@
-import { desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsCi, containsPattern } from '../../db/contains-pattern.ts';
 import {
@@ -24,7 +24,7 @@ export type PodcastsRepository = ReturnType<typeof createPodcastsRepository>;
 /** A deleted show's stored keys: its cover (cover-art bucket), its episodes' audio (podcasts). */
 export type StoredKeys = { cover: string | null; audio: string[] };
 
-/** Podcast shows (spec §3 podcasts, issue 10 §4–5). */
+/** Podcast shows (spec §3 podcasts). */
 export function createPodcastsRepository(db: Db) {
   const shows = (executor: Db = db) =>
     executor
@@ -172,6 +172,22 @@ export function createPodcastsRepository(db: Db) {
           previousCoverKey: cover && old.coverArtKey !== cover.key ? old.coverArtKey : null,
         };
       });
+    },
+
+    /**
+     * Sets the show's feed_guid if it has none and returns the one it has now: whoever sets it
+     * first wins, and it never changes after (a directory keys the show by it).
+     */
+    async fixFeedGuid(id: string, guid: string): Promise<string | null> {
+      await db
+        .update(podcasts)
+        .set({ feedGuid: guid })
+        .where(and(eq(podcasts.id, id), isNull(podcasts.feedGuid)));
+      const [row] = await db
+        .select({ feedGuid: podcasts.feedGuid })
+        .from(podcasts)
+        .where(eq(podcasts.id, id));
+      return row?.feedGuid ?? null;
     },
   };
 }

@@ -23,8 +23,7 @@ import { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 import type { showEditForm, showForm } from './podcasts.forms.ts';
 import type { PodcastsRepository, ShowPatch, ShowRow } from './podcasts.repository.ts';
 import { ownedShow } from './show-access.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 export type PodcastsServiceDeps = {
   shows: PodcastsRepository;
@@ -50,7 +49,7 @@ function changesOf(fields: Partial<PodcastFields>): ShowPatch {
   return patch;
 }
 
-/** Podcast shows (issue 10 §4–5): the list, one show with its episodes, create, edit, delete. */
+/** Podcast shows: the list, one show with its episodes, create, edit, delete. */
 export function createPodcastsService(deps: PodcastsServiceDeps) {
   const { shows, storage, log } = deps;
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);

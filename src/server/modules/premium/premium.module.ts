@@ -1,5 +1,8 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import { createPaymentProvider } from '../../providers/payments/create-payment-provider.ts';
+import {
+  createPaymentProvider,
+  type PaymentSettings,
+} from '../../providers/payments/create-payment-provider.ts';
 import { premiumRoutes } from './premium.routes.ts';
 import { createPremiumService } from './premium.service.ts';
 import { createStripeWebhooks } from './stripe-webhooks.service.ts';
@@ -12,13 +15,15 @@ export type PremiumModule = FeatureModule & {
 };
 
 /**
- * Premium subscriptions (product.md §5, docs/decisions/0022), under /api: check-subscription,
+ * Premium subscriptions (docs/decisions/0022), under /api: check-subscription,
  * create-checkout and customer-portal through the PAYMENTS provider, the local test mode's
  * confirm and cancel, and Stripe's webhook.
  */
-export function createPremiumModule(ctx: ModuleContext): PremiumModule {
-  const { env } = ctx;
-  const payments = createPaymentProvider(env, () => ctx.secretKey);
+export function createPremiumModule(
+  ctx: ModuleContext,
+  { settings }: { settings: PaymentSettings },
+): PremiumModule {
+  const payments = createPaymentProvider(settings, () => ctx.secretKey);
   const subscriptions = createSubscriptionsRepository(ctx.database.db);
   const premium = createPremiumService({ subscriptions, payments, clock: ctx.clock, log: ctx.log });
   const webhooks = createStripeWebhooks({

@@ -18,10 +18,9 @@ import type {
   StripePayments,
 } from '../../providers/payments/payment-provider.ts';
 import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.ts';
+import type { Log } from '../../log.ts';
 
 export type PremiumService = ReturnType<typeof createPremiumService>;
-
-type Log = { error(obj: object, msg: string): void };
 
 const toDto = (row: SubscriptionRow): SubscriptionDto => ({
   provider: row.provider,
@@ -32,7 +31,7 @@ const toDto = (row: SubscriptionRow): SubscriptionDto => ({
 });
 
 /**
- * Premium (product.md §5): whether a user is subscribed, create-checkout and customer-portal
+ * Premium (docs/decisions/0022): whether a user is subscribed, create-checkout and customer-portal
  * through the configured payment provider, and the local test mode's confirm and cancel.
  * Nothing here takes a client's word for premium: a subscription is written only by a
  * confirmed local checkout or by a verified Stripe webhook (stripe-webhooks.service.ts).

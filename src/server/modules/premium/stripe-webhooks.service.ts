@@ -1,5 +1,6 @@
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isUuid } from '../../../core/uuid.ts';
 import { premiumMessages } from '../../../core/validation/premium.rules.ts';
 import {
   WebhookRejected,
@@ -9,15 +10,11 @@ import {
   type SubscriptionSnapshot,
 } from '../../providers/payments/payment-provider.ts';
 import type { SubscriptionsRepository } from './subscriptions.repository.ts';
+import type { Log } from '../../log.ts';
 
 export type StripeWebhooks = ReturnType<typeof createStripeWebhooks>;
 
-type Log = {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-};
-
-/** The events that can change a subscription (issue 12 §1); others are acknowledged only. */
+/** The events that can change a subscription; others are acknowledged only. */
 const HANDLED = new Set([
   'checkout.session.completed',
   'customer.subscription.created',
@@ -29,8 +26,7 @@ const HANDLED = new Set([
   'invoice.payment_failed',
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const asUser = (v: string | null | undefined) => (v && UUID.test(v) ? v.toLowerCase() : null);
+const asUser = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : null);
 
 /**
  * PAYMENTS=stripe: subscription state comes only from here (docs/decisions/0022). Each

@@ -5,15 +5,8 @@ import type { Role } from '../../../contracts/auth.contract.ts';
 
 export type RolesRepository = ReturnType<typeof createRolesRepository>;
 
+/** user_roles: the only writer of the table (docs/decisions/0024). */
 export function createRolesRepository(db: Db) {
-  const revoke = async (tx: Db, userId: string, role: Role) => {
-    const removed = await tx
-      .delete(userRoles)
-      .where(and(eq(userRoles.userId, userId), eq(userRoles.role, role)))
-      .returning({ userId: userRoles.userId });
-    return removed.length > 0;
-  };
-
   return {
     async rolesOf(userId: string): Promise<Role[]> {
       const rows = await db
@@ -23,11 +16,18 @@ export function createRolesRepository(db: Db) {
       return rows.map((r) => r.role);
     },
 
-    async grant(userId: string, role: Role): Promise<void> {
-      await db.insert(userRoles).values({ userId, role }).onConflictDoNothing();
+    /** Idempotent; inside `tx` when the change belongs to a caller's transaction. */
+    async grant(userId: string, role: Role, tx: Db = db): Promise<void> {
+      await tx.insert(userRoles).values({ userId, role }).onConflictDoNothing();
     },
 
-    /** Returns whether a row was removed. */
-    revoke: (userId: string, role: Role) => revoke(db, userId, role),
+    /** Returns whether a row was removed; inside `tx` when given. */
+    async revoke(userId: string, role: Role, tx: Db = db): Promise<boolean> {
+      const removed = await tx
+        .delete(userRoles)
+        .where(and(eq(userRoles.userId, userId), eq(userRoles.role, role)))
+        .returning({ userId: userRoles.userId });
+      return removed.length > 0;
+    },
   };
 }

@@ -30,19 +30,27 @@ export function readsForSearch(
  * forgiven, through its own SQL over songs' tables (read only), its answer cache and its
  * admission; podcasts through the podcasts module; the external catalogue through songs.
  */
+export type SearchSettings = {
+  /** SEARCH_CACHE_SECONDS and SEARCH_CONCURRENCY (ADR 0011 "Admission"). */
+  cacheSeconds: number;
+  concurrency: number;
+};
+
 export function createSearchModule(
   ctx: ModuleContext,
   {
     songs,
     podcasts,
+    settings,
   }: {
     songs: Pick<SongsModule, 'songDtos' | 'externalSongs' | 'onCatalogueWrite'>;
     podcasts: Pick<PodcastsModule, 'searchShows'>;
+    settings: SearchSettings;
   },
 ): FeatureModule {
   const reads = readsForSearch(createSearchRepository(ctx.database.db), {
-    ttlMs: ctx.env.searchCacheSeconds * 1000,
-    limit: ctx.env.searchConcurrency,
+    ttlMs: settings.cacheSeconds * 1000,
+    limit: settings.concurrency,
     clock: ctx.clock,
   });
   // Podcasts are written elsewhere and announce nothing, so their search is not kept.

@@ -56,6 +56,11 @@ export function createProfilesRepository(db: Db) {
       return row ?? null;
     },
 
+    /** A new account's profile; inside `tx`, the sign-up's transaction. */
+    async create(userId: string, displayName: string, tx: Db): Promise<void> {
+      await tx.insert(profiles).values({ userId, displayName });
+    },
+
     async exists(userId: string): Promise<boolean> {
       const [row] = await db
         .select({ id: profiles.id })

@@ -28,8 +28,7 @@ import { discardStored } from '../../storage/stored-objects.ts';
 import { decodeCursor, pageOf } from './list-position.ts';
 import type { avatarForm } from './profiles.forms.ts';
 import type { ProfileRow, ProfilesRepository } from './profiles.repository.ts';
-
-type Log = { error(obj: object, msg: string): void };
+import type { Log } from '../../log.ts';
 
 export type ProfilesService = ReturnType<typeof createProfilesService>;
 

@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
@@ -9,7 +10,30 @@ import { profilesRoutes } from './profiles.routes.ts';
 import { createProfilesService } from './profiles.service.ts';
 
 /**
- * Profiles, follows and the following list (issue 11 points 1–2; docs/decisions/0020),
+ * What other modules may do to profiles: every profiles row is made and written here
+ * (docs/decisions/0024), a new account's included.
+ */
+export type ProfileRecords = {
+  /** A new account's profile, in the sign-up's transaction (the auth module's). */
+  create(userId: string, displayName: string, tx: Db): Promise<void>;
+  /** Sets a profile's bio (the demo's artists). */
+  setBio(userId: string, bio: string): Promise<void>;
+};
+
+/**
+ * The profile records, for the host to hand to modules built before this one: auth makes an
+ * account's profile in its sign-up, and this module needs notifications, which need auth.
+ */
+export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): ProfileRecords {
+  const profiles = createProfilesRepository(ctx.database.db);
+  return {
+    create: (userId, displayName, tx) => profiles.create(userId, displayName, tx),
+    setBio: (userId, bio) => profiles.update(userId, { bio }),
+  };
+}
+
+/**
+ * Profiles, follows and the following list (docs/decisions/0020),
  * under /api: GET /profiles/{userId}, GET /profiles/{userId}/songs, GET|PATCH /me/profile,
  * PUT /me/profile/avatar, PUT|DELETE /follows/{userId}, GET /me/following.
  */

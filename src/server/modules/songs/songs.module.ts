@@ -3,7 +3,7 @@ import type { NotificationsModule } from '../notifications/notifications.module.
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
-import { crashPoint } from '../../storage/crash-point.ts';
+import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { catalogueWrites, type CatalogueWriteListener } from './catalogue-writes.ts';
 import {
@@ -43,6 +43,11 @@ export type SongsModule = FeatureModule & {
   onCatalogueWrite(listener: CatalogueWriteListener): void;
 };
 
+export type SongsSettings = {
+  /** CATALOGUE_*: the external catalogue asked when the own search finds nothing. */
+  catalogue: { url: string; allowPrivate: boolean; timeoutMs: number };
+};
+
 /**
  * The catalogue: upload, edit, delete, home, browse (spec §2, §5), under /api; and each
  * song's media job (renditions, loudness, waveform: docs/decisions/0014). Search is its own
@@ -53,15 +58,19 @@ export function createSongsModule(
   {
     media: mediaModule,
     notifications,
+    settings,
+    crash,
   }: {
     media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
+    settings: SongsSettings;
+    /** Where crash tests stop the process between an upload's or a media job's steps. */
+    crash?: CrashPoint;
   },
 ): SongsModule {
   // The app's one ffmpeg: upload checks and media jobs share its MEDIA_WORKERS cap.
   const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
-  const crash = crashPoint(ctx.env.testCrashAt);
   const enqueueMedia = mediaModule.registerJob(SONG_MEDIA, media, crash);
   const writes = catalogueWrites();
   const repository = createSongsRepository(ctx.database.db);
@@ -69,9 +78,9 @@ export function createSongsModule(
     songs: { ...repository.reads, ...writes.announcing(repository.writes) },
     storage: ctx.storage,
     catalogue: createItunesProvider({
-      baseUrl: ctx.env.catalogueUrl,
-      allowPrivate: ctx.env.catalogueAllowPrivate,
-      timeoutMs: ctx.env.catalogueTimeoutMs,
+      baseUrl: settings.catalogue.url,
+      allowPrivate: settings.catalogue.allowPrivate,
+      timeoutMs: settings.catalogue.timeoutMs,
       log: ctx.log,
       clock: ctx.clock,
     }),

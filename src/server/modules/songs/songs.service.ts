@@ -26,10 +26,9 @@ import type {
 } from '../../providers/catalogue/catalogue-provider.ts';
 import { probeAudio, processImage } from '../../media/media-intake.ts';
 import { loudnessDto, renditionDtos, type MediaUrls } from '../../media/media-dto.ts';
+import type { Log } from '../../log.ts';
 import type { IncomingUpload } from '../../media/upload-form.ts';
 import type { songCoverForm, songUploadForm } from './songs.forms.ts';
-
-type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 export type SongsServiceDeps = {
   songs: SongsRepository;
@@ -40,13 +39,13 @@ export type SongsServiceDeps = {
   log: Log;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
   publicUrl: MediaUrls;
-  /** Fault injection between an upload's steps (CANTO_TEST_CRASH_AT; crash tests only). */
+  /** Fault injection between an upload's steps (crash tests only, through buildApp's deps). */
   crash?: CrashPoint;
   /** The media pipeline's rows (renditions, status) and its job (docs/decisions/0014). */
   media: SongMediaRepository;
   /** Enqueues the song's media job in `tx`, the transaction that writes its row. */
   enqueueMedia: (songId: string, tx: Tx) => Promise<unknown>;
-  /** new_release to the artist's followers, in `tx` (the notifications module, product.md §8). */
+  /** new_release to the artist's followers, in `tx` (the notifications module). */
   announceRelease: (
     artistId: string,
     release: { artist: string | null; title: string },
@@ -159,7 +158,7 @@ export function createSongsService(deps: SongsServiceDeps) {
     external,
 
     /**
-     * Spec §5 upload, all or nothing (product.md §3): the form (songs.forms.ts) checks its
+     * Spec §5 upload, all or nothing: the form (songs.forms.ts) checks its
      * fields as they arrive and streams the audio to a temp file (counted and sniffed); here
      * it is parsed, then stored with a server-made key; the cover is decoded and re-encoded.
      * Any failure deletes what was stored; the route removes the temp file.
@@ -294,7 +293,7 @@ export function createSongsService(deps: SongsServiceDeps) {
     },
 
     /**
-     * Issue 8: runs a song's media job again after it failed for good. 409 unless the
+     * Runs a song's media job again after it failed for good. 409 unless the
      * song's status is 'failed' (processing songs have a job already; ready ones need none).
      */
     async reprocess(userId: string, id: string): Promise<SongDto> {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { systemApi } from '../../../contracts/api/system.api.ts';
 import { contractRoute } from '../../http/contract-route.ts';
-import type { FeatureModule } from '../../module-context.ts';
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   contractRoute(app, systemApi.health, {
@@ -11,7 +11,10 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-/** `GET /api/health` answers once the app can serve (product.md §10). */
-export function createSystemModule(): FeatureModule {
+/** `GET /api/health` answers once the app can serve (a load balancer's or nginx's check). */
+export function createSystemModule(
+  _ctx: ModuleContext,
+  _deps: Record<string, never>,
+): FeatureModule {
   return { name: 'system', plugin: healthRoutes };
 }

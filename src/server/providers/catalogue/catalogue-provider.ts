@@ -1,5 +1,5 @@
 /**
- * The external music catalogue (spec §7 Functions, product.md §3): asked only when the own
+ * The external music catalogue (spec §7 Functions): asked only when the own
  * search finds nothing, and for home when no songs exist. Its tracks are never stored;
  * they carry `source` and a 30 s `preview_url`.
  */
@@ -20,8 +20,3 @@ export interface CatalogueProvider {
   /** Never throws: a failure is logged by the provider and gives an empty list (spec §8). */
   searchTracks(query: string, limit: number): Promise<ExternalTrack[]>;
 }
-
-export const noCatalogue: CatalogueProvider = {
-  source: 'none',
-  searchTracks: async () => [],
-};

@@ -7,12 +7,7 @@ import {
 } from '../../security/outbound-guard.ts';
 import type { CatalogueProvider, ExternalTrack } from './catalogue-provider.ts';
 import { CircuitBreaker, type BreakerOptions } from './circuit-breaker.ts';
-
-type Log = {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-};
+import type { Log } from '../../log.ts';
 
 export type ItunesOptions = {
   /** CATALOGUE_URL, e.g. https://itunes.apple.com (tests point it at a local fake). */

@@ -1,0 +1,1 @@
+DROP INDEX "songs_genre_trgm_idx";
