@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
-import { MediaProcessingStatus } from '@/web/components/media-processing-status.tsx';
+import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
 
 export function SongMediaStatus({ song }: { song: SongDto }) {
   const qc = useQueryClient();

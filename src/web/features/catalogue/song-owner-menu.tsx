@@ -8,7 +8,7 @@ import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-
 import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
-import { uploadForm } from '@/web/features/upload/upload.ts';
+import { uploadForm } from '@/web/components/upload/upload.ts';
 import { firstEditProblem, type SongEditField } from '@/web/features/catalogue/song-edit-check.ts';
 import { ConfirmDeleteBody } from '@/web/components/confirm-delete.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -29,7 +29,7 @@ import {
 } from '@/web/components/ui/dropdown-menu.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
-import { GenreInput } from '@/web/features/catalogue/genre-input.tsx';
+import { GenreInput } from '@/web/components/upload/genre-input.tsx';
 
 type Open = 'edit' | 'delete' | null;
 

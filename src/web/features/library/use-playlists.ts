@@ -16,7 +16,7 @@ import type {
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { playlistMessages } from '@/core/validation/playlist.rules.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { isLikeable } from './use-likes.ts';
 import { moveItem } from './playlist-order.ts';
 

@@ -14,7 +14,7 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
-import { uploadForm } from '@/web/features/upload/upload.ts';
+import { uploadForm } from '@/web/components/upload/upload.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import {
   TitleDescriptionFields,

@@ -6,7 +6,7 @@ import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
 import { toUserMessage } from '@/core/error-messages.ts';
 import { podcastMessages } from '@/core/validation/podcast.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { MediaProcessingStatus } from '@/web/components/media-processing-status.tsx';
+import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
 import { useReprocessEpisode } from './use-podcasts.ts';
 
 export function EpisodeMediaStatus({ episode }: { episode: EpisodeDto }) {

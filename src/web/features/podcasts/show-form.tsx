@@ -16,7 +16,7 @@ import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Switch } from '@/web/components/ui/switch.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { TitleDescriptionFields, FileSummary, fileInputClass, focusField } from './form-parts.tsx';
 import { firstShowProblem, type ShowField } from './podcast-form-checks.ts';

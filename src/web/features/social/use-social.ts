@@ -19,7 +19,7 @@ import {
 } from '@/contracts/social.contract.ts';
 import { profileMessages } from '@/core/validation/profile.rules.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
-import { sessionKey } from '@/web/features/auth/use-session.ts';
+import { sessionKey } from '@/web/session/use-session.ts';
 
 export const socialKeys = {
   profile: (userId: string) => ['profiles', userId] as const,

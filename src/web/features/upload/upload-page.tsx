@@ -10,7 +10,7 @@ import { toUserMessage } from '@/core/error-messages.ts';
 import { songMessages } from '@/core/validation/song.rules.ts';
 import { firstUploadProblem } from '@/web/features/upload/song-upload-check.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { uploadForm } from '@/web/features/upload/upload.ts';
+import { uploadForm } from '@/web/components/upload/upload.ts';
 import { formatBytes } from '@/web/lib/format.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import {
@@ -22,7 +22,7 @@ import {
 } from '@/web/components/ui/card.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
-import { GenreInput } from '@/web/features/catalogue/genre-input.tsx';
+import { GenreInput } from '@/web/components/upload/genre-input.tsx';
 
 // Spec §8: every failure of a song upload, client check or server answer, has this title.
 const FAILED = 'Upload Failed';
