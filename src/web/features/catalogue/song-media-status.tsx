@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { SongDto } from '@/contracts/songs.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
 
@@ -23,7 +22,7 @@ export function SongMediaStatus({ song }: { song: SongDto }) {
         qc.invalidateQueries({ queryKey: ['search'] }),
       ]);
     } catch (e) {
-      toast.error('Error', { description: errorMessage(e, toUserMessage(e)) });
+      toast.error('Error', { description: errorMessage(e) });
     } finally {
       setRetrying(false);
     }

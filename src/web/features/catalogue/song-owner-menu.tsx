@@ -6,7 +6,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
 import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/components/upload/upload.ts';
 import { firstEditProblem, type SongEditField } from '@/web/features/catalogue/song-edit-check.ts';
@@ -42,8 +41,7 @@ function useRefreshSongs() {
     ]);
 }
 
-const showError = (e: unknown) =>
-  toast.error('Error', { description: errorMessage(e, toUserMessage(e)) });
+const showError = (e: unknown) => toast.error('Error', { description: errorMessage(e) });
 
 export function SongOwnerMenu({ song, className }: { song: SongDto; className?: string }) {
   const [open, setOpen] = useState<Open>(null);

@@ -7,7 +7,6 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { EpisodeDto, PodcastShowDto } from '@/contracts/podcasts.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { podcastMessages } from '@/core/validation/podcast.rules.ts';
 import { focusField, SelectField, TextField } from '@/web/components/upload/field.tsx';
 import { AudioField } from '@/web/components/upload/file-field.tsx';
@@ -97,7 +96,7 @@ export function EpisodeForm({
       if (isUploadStopped(err)) return;
       toast.error(FAILED, {
         id: 'episode-upload',
-        description: errorMessage(err, toUserMessage(err)),
+        description: errorMessage(err),
       });
     }
   };

@@ -4,7 +4,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import type { PodcastShowDto } from '@/contracts/podcasts.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import {
   PODCAST_CATEGORIES,
   podcastMessages,
@@ -78,7 +77,7 @@ export function ShowForm({
         onError: (err) =>
           toast.error('Error', {
             id: 'podcast-form',
-            description: errorMessage(err, toUserMessage(err)),
+            description: errorMessage(err),
           }),
       },
     );

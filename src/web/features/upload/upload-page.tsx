@@ -6,7 +6,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ArrowLeft } from 'lucide-react';
 import { songUploadFields, type SongDto } from '@/contracts/songs.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { songMessages } from '@/core/validation/song.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -64,7 +63,7 @@ export default function UploadPage() {
       navigate('/');
     } catch (err) {
       if (isUploadStopped(err)) return;
-      toast.error(FAILED, { description: errorMessage(err, toUserMessage(err)) });
+      toast.error(FAILED, { description: errorMessage(err) });
     }
   };
 
