@@ -88,11 +88,11 @@ function textField<E extends Control>(Control: (props: ComponentProps<E>) => Rea
 }
 
 /** A labelled text box (Language, Duration…). */
-export const TextField = textField<'input'>(Input);
+export const TextField = /* @__PURE__ */ textField<'input'>(Input);
 /** A labelled text area (Description). */
-export const TextAreaField = textField<'textarea'>(Textarea);
+export const TextAreaField = /* @__PURE__ */ textField<'textarea'>(Textarea);
 /** A labelled choice from a list (the children are its options). */
-export const SelectField = textField<'select'>(NativeSelect);
+export const SelectField = /* @__PURE__ */ textField<'select'>(NativeSelect);
 
 /** Title (named as the multipart field; the browser's autofill has nothing to offer). */
 export function TitleField(props: Omit<FieldProps<'input'>, 'label'>) {

@@ -2,9 +2,7 @@
 // size), and for pictures the chosen one (or the current one) beside the input.
 import { useEffect, useState, type ReactNode } from 'react';
 import { FileAudio, ImageIcon, type LucideIcon } from 'lucide-react';
-import { Checkbox } from '@/web/components/ui/checkbox.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
-import { Label } from '@/web/components/ui/label.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { formatBytes } from '@/web/lib/format.ts';
 import { Field, hintId } from './field.tsx';
@@ -45,8 +43,8 @@ export interface FileFieldProps {
   hint?: ReactNode;
   /** Beside the input: a picture field's chosen or current picture (null: none yet). */
   preview?: ReactNode;
-  /** An edit's choice to remove the file the item has, offered while no new one is chosen. */
-  removal?: { label: string; checked: boolean; onChange: (checked: boolean) => void };
+  /** Under the summary, e.g. an edit's FileRemoval. */
+  children?: ReactNode;
 }
 
 export function FileField({
@@ -60,7 +58,7 @@ export function FileField({
   invalid,
   hint,
   preview,
-  removal,
+  children,
 }: FileFieldProps) {
   const input = (
     <Input
@@ -85,18 +83,7 @@ export function FileField({
         </div>
       )}
       {file && <FileSummary file={file} />}
-      {removal && !file && (
-        <div className="flex items-center gap-2">
-          <Checkbox
-            id={`${id}-remove`}
-            checked={removal.checked}
-            onCheckedChange={(v) => removal.onChange(v === true)}
-          />
-          <Label htmlFor={`${id}-remove`} className="font-normal">
-            {removal.label}
-          </Label>
-        </div>
-      )}
+      {children}
     </Field>
   );
 }

@@ -12,6 +12,7 @@ import {
   TitleField,
 } from '@/web/components/upload/field.tsx';
 import { AudioField, FileField } from '@/web/components/upload/file-field.tsx';
+import { FileRemoval } from '@/web/components/upload/file-removal.tsx';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { useInvalidField } from '@/web/lib/use-invalid-field.ts';
 import { firstAdProblem, type AdField } from './ad-form-check.ts';
@@ -95,27 +96,27 @@ export function AdForm({ ad, onSaved }: { ad?: AdminAdDto; onSaved: (ad: AdminAd
           {...bind('description', setDescription)}
         />
 
-        <FileField
-          label="Image"
-          accept="image/*"
-          file={image}
-          {...bind('image', setImage)}
-          removal={
-            ad?.image_url
-              ? { label: 'Remove image', checked: removeImage, onChange: setRemoveImage }
-              : undefined
-          }
-        />
+        <FileField label="Image" accept="image/*" file={image} {...bind('image', setImage)}>
+          {ad?.image_url && !image && (
+            <FileRemoval
+              id={`${idOf('image')}-remove`}
+              label="Remove image"
+              checked={removeImage}
+              onChange={setRemoveImage}
+            />
+          )}
+        </FileField>
 
-        <AudioField
-          file={audio}
-          {...bind('audio', setAudio)}
-          removal={
-            ad?.audio_url
-              ? { label: 'Remove audio', checked: removeAudio, onChange: setRemoveAudio }
-              : undefined
-          }
-        />
+        <AudioField file={audio} {...bind('audio', setAudio)}>
+          {ad?.audio_url && !audio && (
+            <FileRemoval
+              id={`${idOf('audio')}-remove`}
+              label="Remove audio"
+              checked={removeAudio}
+              onChange={setRemoveAudio}
+            />
+          )}
+        </AudioField>
 
         <div className="grid gap-5 sm:grid-cols-[10rem_1fr]">
           <TextField
