@@ -1,4 +1,4 @@
-// What the media pipeline is doing with an artist's own song (issue 8), on its card: nothing
+// What the media pipeline is doing with an artist's own song, on its card (ADR 0014): nothing
 // once ready, 'Processing…' until the streaming files exist, and a failure with a retry when
 // the job gave up. Everyone can play the song meanwhile: the original is the fallback.
 import { useState } from 'react';
