@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import fs from 'node:fs';
 
 // The dependency rule of ARCHITECTURE.md, enforced: web → contracts → core ← server; web and
 // server never import each other; a feature module reaches another only through its
@@ -62,6 +63,44 @@ const routesFromTable = {
   },
 };
 
+// The web app's layers (src/web/README.md), each importing only those below it: lib ← session
+// ← components ← player ← features ← shell and app.tsx. A feature sees another only through its
+// index.ts; the composition layer (app.tsx, main.tsx, shell/) also takes pages (*-page.tsx) for
+// lazy routes. An import that leaves its folder is written from the root (@/web/…, @/core/…),
+// so each rule reads one spelling of it.
+const webBase = [
+  {
+    group: ['**/server/**', 'drizzle-orm', 'drizzle-orm/*', 'fastify', 'pg'],
+    message: 'web never imports the server',
+  },
+  {
+    regex: String.raw`^\.\./`,
+    message: 'in the web app an import that leaves its folder starts at the root: @/web/…',
+  },
+];
+const webLayer = (files, patterns) => layer(files, [...webBase, ...patterns]);
+const noShell = {
+  regex: String.raw`^@/web/(shell/|app\.tsx$|main\.tsx$)`,
+  message: 'the shell and app.tsx compose the layers below them; nothing imports them',
+};
+const noFeatures = {
+  regex: String.raw`^@/web/features/`,
+  message: 'components, session and player import no feature: take what a feature does as props',
+};
+const noPlayer = {
+  regex: String.raw`^@/web/player/`,
+  message: 'the player is above components and session: the list that renders them wires it',
+};
+const webFeatures = fs
+  .readdirSync(new URL('./src/web/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+// From inside features/<own>/: another feature's file other than its index.ts.
+const otherFeatureInternals = (own) => ({
+  regex: String.raw`^@/web/features/(?!${own}/)[^/]+/(?!index\.ts$)`,
+  message: 'another feature is reached only through its index.ts (the shell composes pages)',
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -108,12 +147,36 @@ export default tseslint.config(
     ['src/contracts/**'],
     [{ group: ['**/server/**', '**/web/**'], message: 'contracts depend on core only' }],
   ),
-  layer(
-    ['src/web/**'],
+  webLayer(['src/web/**'], []),
+  webLayer(
+    ['src/web/lib/**'],
     [
       {
-        group: ['**/server/**', 'drizzle-orm', 'drizzle-orm/*', 'fastify', 'pg'],
-        message: 'web never imports the server',
+        regex: String.raw`^@/web/(?!lib/)`,
+        message: 'lib is the bottom layer: it imports only lib',
+      },
+    ],
+  ),
+  webLayer(
+    ['src/web/session/**'],
+    [
+      noShell,
+      noFeatures,
+      noPlayer,
+      { regex: String.raw`^@/web/components/`, message: 'session is state, below every view' },
+    ],
+  ),
+  webLayer(['src/web/components/**'], [noShell, noFeatures, noPlayer]),
+  webLayer(['src/web/player/**'], [noShell, noFeatures]),
+  ...webFeatures.map((feature) =>
+    webLayer([`src/web/features/${feature}/**`], [noShell, otherFeatureInternals(feature)]),
+  ),
+  webLayer(
+    ['src/web/shell/**', 'src/web/app.tsx', 'src/web/main.tsx'],
+    [
+      {
+        regex: String.raw`^@/web/features/[^/]+/(?!index\.ts$|[^/]+-page\.tsx$)`,
+        message: "the shell takes a feature's index.ts, or a page for a lazy route",
       },
     ],
   ),

@@ -169,8 +169,8 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
     ) as Manifest;
     const floor = reactFloorKB();
     for (const [route, page] of [
-      ['/auth', /(^|\/)pages\/auth-page\.tsx$/],
-      ['/', /(^|\/)pages\/home-page\.tsx$/],
+      ['/auth', /(^|\/)features\/auth\/auth-page\.tsx$/],
+      ['/', /(^|\/)features\/catalogue\/home-page\.tsx$/],
     ] as const) {
       const files = initialScripts(outDir, manifest, page);
       const kb = [...files].reduce((sum, f) => sum + gzipKB(path.join(outDir, f)), 0);

@@ -1,14 +1,15 @@
 import { lazy, StrictMode, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
-import { isApiError } from '@/web/lib/api-client.ts';
 import { screens, type ScreenHandle } from '@/web/shell/screens.ts';
-import { useSessionKeeper } from '@/web/features/auth/use-session.ts';
+import { useSessionKeeper } from '@/web/session/use-session.ts';
+import { queryClient } from '@/web/session/query-client.ts';
 import { AppShell } from '@/web/shell/lazy-app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/shell/route-guards.tsx';
-import { PlayerProvider } from '@/web/features/player/player-provider.tsx';
+import { PlayerProvider } from '@/web/player/player-provider.tsx';
+import { showEpisodeProgress } from '@/web/features/podcasts/index.ts';
 
 // One chunk per screen: only the shell and the router ship in the first load.
 const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
@@ -62,7 +63,7 @@ const routes: RouteObject[] = [
     element: (
       <RequireSignedIn>
         {/* Above the shell's routes: playback goes on while the listener moves between screens. */}
-        <PlayerProvider>
+        <PlayerProvider onEpisodeProgressSaved={(saved) => showEpisodeProgress(queryClient, saved)}>
           <AppShell />
         </PlayerProvider>
       </RequireSignedIn>
@@ -133,16 +134,6 @@ const routes: RouteObject[] = [
 ];
 
 const router = createBrowserRouter(routes);
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      refetchOnWindowFocus: false,
-      // Client errors (4xx) are answers, not glitches: don't retry them.
-      retry: (count, e) => !(isApiError(e) && e.status >= 400 && e.status < 500) && count < 2,
-    },
-  },
-});
 
 function SessionKeeper() {
   useSessionKeeper();

@@ -3,7 +3,6 @@
 // a new tab — its impression is recorded once, Close hides it; with audio, the card ends
 // when the audio does, the music waiting under it. The ad is left deactivated and the song
 // deleted, so other journeys' Home is unchanged.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import type { AdImpressionBody, AdminAdList } from '../../src/contracts/ads.contract.ts';
 import { coverPng, deleteArtistSongs, sineWav, uploadArtistTones } from './media.ts';
@@ -18,6 +17,7 @@ import {
   sidebar,
   test,
 } from './support.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.use({ storageState: LISTENER_STATE });
 test.beforeEach(() => requireAdminSession());
@@ -33,16 +33,6 @@ test.afterEach(async ({ playwright, baseURL }) => {
     await api.dispose();
   }
 });
-
-/** axe's serious and critical findings (as a11y.spec.ts); the page must come from newContext. */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 async function adminPage(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const page = await (await browser.newContext({ baseURL, storageState: ADMIN_STATE })).newPage();
@@ -81,7 +71,7 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   // The form's own check first: a target that is not a web address.
   await dialog.getByLabel('Title').fill(title);
   await dialog.getByLabel('Target URL').fill('javascript:alert(1)');
-  expect(await seriousViolations(admin)).toEqual([]);
+  expect(await seriousAxeViolations(admin)).toEqual([]);
   await dialog.getByRole('button', { name: 'Create Ad' }).click();
   await expectToast(admin, 'Error', 'Target URL must be an http or https address');
   await expect(dialog.getByLabel('Target URL')).toHaveAttribute('aria-invalid', 'true');
@@ -103,7 +93,7 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   await expect(row.getByText('0:20')).toBeVisible();
   const impressions = row.getByTestId('ad-impressions');
   await expect(impressions).toHaveText('0 impressions · 0 in the last 30 days');
-  expect(await seriousViolations(admin)).toEqual([]);
+  expect(await seriousAxeViolations(admin)).toEqual([]);
 
   // The card passes axe (in a context of its own: axe needs one from newContext).
   const axeContext = await browser.newContext({ baseURL, storageState: LISTENER_STATE });
@@ -112,7 +102,7 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   const axeImpression = axePage.waitForResponse((r) => r.url().endsWith('/api/ads/impressions'));
   await axePage.goto('/');
   await expect(axePage.getByRole('region', { name: 'Advertisement' })).toBeVisible();
-  expect(await seriousViolations(axePage)).toEqual([]);
+  expect(await seriousAxeViolations(axePage)).toEqual([]);
   expect((await axeImpression).status()).toBe(200);
   await axeContext.close();
 

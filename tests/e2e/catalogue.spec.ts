@@ -2,7 +2,6 @@
 // the player bar (time advances, seeking over HTTP Range), search, browse and axe scans.
 // They run in order on two songs of this run and delete them at the end, so journeys that
 // expect an empty catalogue (shell.spec.ts) still see one.
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -14,6 +13,7 @@ import {
   test,
 } from './support.ts';
 import { coverPng, sineWav } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: ARTIST_STATE });
@@ -30,15 +30,6 @@ async function artistApi(
   baseURL: string | undefined,
 ) {
   return playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 const card = (page: Page, title: string, scope: Page | Locator = page) =>
@@ -298,24 +289,24 @@ test('/browse, /search and /upload (and the player bar) have no serious axe viol
 
   await page.goto('/browse');
   await expect(card(page, songA.title).first()).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   // With the player bar on screen.
   await card(page, songA.title)
     .first()
     .getByRole('button', { name: /^Play / })
     .click();
   await expect(player(page)).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
   await page.goto('/search');
   await page.getByLabel('Search songs and podcasts').fill(songA.title);
   await expect(card(page, songA.title)).toBeVisible();
   await page.getByLabel('Sort by').selectOption('popular');
   await expect(page.getByRole('button', { name: 'Clear filters' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
   await page.goto('/upload');
   await expect(page.getByLabel('Audio file')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await context.close();
 });

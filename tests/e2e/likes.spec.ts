@@ -2,10 +2,10 @@
 // find them on /liked newest first, Play All (the first plays, the other is queued), then
 // unlike both from /liked (toast, rows gone, empty state). The fixture artist uploads the two
 // songs through the API first and deletes them at the end.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { E2E_ARTIST, expect, expectToast, LISTENER_STATE, test } from './support.ts';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.use({ storageState: LISTENER_STATE });
 
@@ -60,13 +60,7 @@ test('like from cards, play all on /liked, unlike there down to the empty state'
   await expect(page.getByTestId('liked-song').nth(1)).toContainText(A);
   await expect(likeButton(likedRow(page, A))).toHaveAttribute('aria-pressed', 'true');
 
-  const axe = await new AxeBuilder({ page })
-    .include('main')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
-    [],
-  );
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 
   // Play All: the first row plays, the rest is queued.
   await page.getByRole('button', { name: 'Play All' }).click();

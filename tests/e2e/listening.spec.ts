@@ -3,7 +3,6 @@
 // (playable from there) and counts in /stats (Total Streams, Most Played Songs). The seek
 // slider moves by keyboard steps. Both screens pass axe. The fixture artist uploads the song
 // through the API first and deletes it at the end (its records go with it).
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -14,6 +13,7 @@ import {
   test,
 } from './support.ts';
 import { sineWav } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: LISTENER_STATE });
@@ -48,15 +48,6 @@ test.afterAll(async ({ playwright, baseURL }) => {
   await api.delete(`/api/songs/${songId}`);
   await api.dispose();
 });
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 const player = (page: Page) => page.getByRole('region', { name: 'Player' });
 const playName = `Play ${title} by ${E2E_ARTIST.displayName}`;
@@ -139,16 +130,16 @@ test('/recently-played and /stats have no serious or critical axe violations', a
   await page.goto('/recently-played');
   const first = page.getByTestId('recently-played-item').first();
   await expect(first).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   // Again with the row as the current song and the player bar (and its scrubber) on screen.
   await first.getByRole('button', { name: playName }).click();
   const bar = player(page);
   await expect(bar.getByRole('button', { name: 'Pause' })).toBeVisible();
   await bar.getByRole('button', { name: 'Pause' }).click();
   await expect(first).toHaveAttribute('aria-current', 'true');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await page.goto('/stats');
   await expect(page.getByRole('region', { name: 'Most Played Songs' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await context.close();
 });

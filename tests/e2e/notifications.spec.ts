@@ -3,7 +3,6 @@
 // context): the badge rises and the popup shows the notice; then the artist reads it on
 // /notifications and marks all read. And a bell whose connection dropped catches up on what
 // came meanwhile once it is back.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -14,6 +13,7 @@ import {
   sharedListener,
   test,
 } from './support.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.use({ storageState: ARTIST_STATE });
 
@@ -92,13 +92,7 @@ test('a follow reaches the artist live: badge, popup, menu; then mark all read',
     `${before + 1} unread`,
   );
 
-  const axe = await new AxeBuilder({ page })
-    .include('main')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
-    [],
-  );
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 
   await page.getByRole('button', { name: 'Mark all as read' }).click();
   await expectToast(page, 'All notifications marked as read');

@@ -4,10 +4,10 @@
 // within the hour refused with the toast while the track stays. The fixture artist uploads
 // four long tones through the API first (long, so no track ends on its own mid-journey) and
 // deletes them at the end.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { E2E_ARTIST, expect, expectToast, LISTENER_STATE, test } from './support.ts';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.use({ storageState: LISTENER_STATE });
@@ -266,15 +266,9 @@ test('pointer drag reorders; the menu switches loudness normalization; no seriou
   await page.mouse.up();
   await expect(queueTitles(page)).toHaveText([D, B, C]);
 
-  const results = await new AxeBuilder({ page })
-    .include('[data-player-bar]')
-    .include('[data-testid="queue-panel"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious).toEqual([]);
+  expect(
+    await seriousAxeViolations(page, '[data-player-bar]', '[data-testid="queue-panel"]'),
+  ).toEqual([]);
 
   // The player's menu: Quality as before, and a switch that stays open when flipped.
   await bar(page).getByRole('button', { name: 'Quality', exact: true }).click();

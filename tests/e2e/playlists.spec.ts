@@ -5,10 +5,10 @@
 // fixture artist then sees it read-only while public and 'Playlist not found' once the owner
 // makes it private; the owner deletes it. The artist uploads the two songs through the API
 // first and deletes them at the end.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { ARTIST_STATE, expect, expectToast, LISTENER_STATE, sidebar, test } from './support.ts';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.use({
   storageState: LISTENER_STATE,
@@ -50,16 +50,6 @@ const card = (page: Page, title: string) =>
 const addDialog = (page: Page) => page.getByRole('dialog', { name: 'Add to playlist' });
 const trackTitles = (page: Page) => page.getByTestId('playlist-track').getByTestId('song-title');
 const bar = (page: Page) => page.getByRole('region', { name: 'Player' });
-
-async function expectNoSeriousA11yProblems(page: Page, include: string) {
-  const axe = await new AxeBuilder({ page })
-    .include(include)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
-    [],
-  );
-}
 
 test('create from the sidebar, add from cards (and a duplicate), reorder, remove, play, share, delete', async ({
   page,
@@ -105,7 +95,7 @@ test('create from the sidebar, add from cards (and a duplicate), reorder, remove
     }
 
     await card(page, A).getByRole('button', { name: 'Add to playlist' }).click();
-    await expectNoSeriousA11yProblems(page, '[role="dialog"]');
+    expect(await seriousAxeViolations(page, '[role="dialog"]')).toEqual([]);
     await addDialog(page).getByRole('button', { name: TITLE, exact: true }).click();
     await expectToast(page, 'Already in playlist', `This song is already in "${TITLE}"`);
     // Spec §5: the dialog stays open for another choice.
@@ -123,7 +113,7 @@ test('create from the sidebar, add from cards (and a duplicate), reorder, remove
     await expect(page.getByText('Songs for the long drive')).toBeVisible();
     await expect(page.getByText('Public playlist')).toBeVisible();
     await expect(trackTitles(page)).toHaveText([A, B]);
-    await expectNoSeriousA11yProblems(page, 'main');
+    expect(await seriousAxeViolations(page, 'main')).toEqual([]);
   });
 
   await test.step('reorder by keyboard; the order is kept', async () => {

@@ -6,7 +6,6 @@
 // skips forward 30 s and back 15 s, and pauses: the place is saved on the server. A second
 // browser context for the same listener (another device) sees 'In progress', resumes there,
 // and skips to the end with → (then 'Played').
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -18,6 +17,7 @@ import {
   test,
 } from './support.ts';
 import { coverPng, sineWav } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -119,13 +119,7 @@ test.describe('the listener', () => {
     // Not started yet: no state shown.
     await expect(episodeRow(page).getByTestId('episode-state')).toHaveCount(0);
 
-    const axe = await new AxeBuilder({ page })
-      .include('main')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
-      [],
-    );
+    expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 
     await episodeRow(page)
       .getByRole('button', { name: `Play ${EPISODE}` })

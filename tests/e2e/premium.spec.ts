@@ -3,7 +3,6 @@
 // 'Get Premium' opens the test-mode checkout in a new tab, Confirm there, and the first tab
 // shows 'Active Premium' without a reload; a third skip within the hour then goes through;
 // 'Manage Subscription' opens the manage page in a new tab, which cancels at period end.
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
 import {
@@ -17,6 +16,7 @@ import {
   uniqueEmail,
   ownAddress,
 } from './support.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.describe.configure({ mode: 'serial' });
 // The failing checkout below is answered 500 on purpose.
@@ -111,10 +111,7 @@ test("checkout in a new tab: Confirm there, and this tab shows 'Active Premium' 
   await expect(checkout).toHaveURL(/\/premium\/checkout\?session=[\w.-]+$/);
   await expect(checkout.getByRole('note')).toContainText('Test mode.');
   await expect(checkout.getByTestId('premium-price')).toHaveText('$9.99 per month');
-  const axe = await new AxeBuilder({ page: checkout }).include('main').analyze();
-  expect(axe.violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''))).toEqual(
-    [],
-  );
+  expect(await seriousAxeViolations(checkout, 'main')).toEqual([]);
   await checkout.getByRole('button', { name: 'Confirm' }).click();
   await expect(checkout.getByRole('heading', { name: 'Welcome to Premium' })).toBeVisible();
   await checkout.close();
@@ -127,10 +124,7 @@ test("checkout in a new tab: Confirm there, and this tab shows 'Active Premium' 
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(
     true,
   );
-  const axe2 = await new AxeBuilder({ page }).include('main').analyze();
-  expect(axe2.violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''))).toEqual(
-    [],
-  );
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 });
 
 test('a subscriber never sees the ad card, nor asks for an ad', async () => {

@@ -2,7 +2,6 @@
 // (the count rises, toast 'Following'), find the artist on /following and unfollow there
 // down to the empty state; then edit one's own profile: Cancel restores name and bio, Save
 // Changes (with an avatar) shows 'Profile updated successfully' and HTML stays text.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import {
   ARTIST_STATE,
@@ -15,6 +14,7 @@ import {
   test,
 } from './support.ts';
 import { coverPng } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
 test.use({ storageState: LISTENER_STATE });
 
@@ -37,16 +37,6 @@ test.afterAll(async ({ playwright, baseURL }) => {
   await listener.patch('/api/me/profile', { data: { display_name: listenerName, bio: null } });
   await listener.dispose();
 });
-
-async function expectNoSeriousAxe(page: Page) {
-  const axe = await new AxeBuilder({ page })
-    .include('main')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
-    [],
-  );
-}
 
 const followers = async (page: Page) =>
   Number((await page.getByTestId('follower-count').textContent())?.split(' ')[0]);
@@ -77,7 +67,7 @@ test('follow the artist from their profile, see them on /following, unfollow the
   await expect(page.getByText('Total Plays')).toBeVisible();
   await expect(page.getByText('Member Since')).toBeVisible();
   await expect(page.getByText(/^[A-Z][a-z]+ \d{4}$/)).toBeVisible();
-  await expectNoSeriousAxe(page);
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 
   await sidebar(page).getByRole('link', { name: 'Following' }).click();
   await expect(page).toHaveURL(/\/following$/);
@@ -85,7 +75,7 @@ test('follow the artist from their profile, see them on /following, unfollow the
   await expect(page.getByTestId('following-count')).toHaveText('1 artist');
   const card = page.getByTestId('followed-user').filter({ hasText: E2E_ARTIST.displayName });
   await expect(card).toContainText(label);
-  await expectNoSeriousAxe(page);
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 
   // The name opens the profile.
   await card.getByRole('link', { name: E2E_ARTIST.displayName }).click();
@@ -155,5 +145,5 @@ test('edit one’s own profile: Cancel restores, Save Changes saves', async ({ p
   // An own listener profile has no upload call to action.
   await expect(page.getByText('No songs uploaded yet')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Upload Your First Song' })).toHaveCount(0);
-  await expectNoSeriousAxe(page);
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
 });

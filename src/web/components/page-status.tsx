@@ -1,6 +1,6 @@
 import { LoaderCircle, RotateCw, WifiOff } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
-import { BrandMark } from '@/web/shell/brand.tsx';
+import { BrandMark } from '@/web/components/brand.tsx';
 
 /** The loading message while something (the session, a screen's code) resolves. */
 export function LoadingMessage({ label = 'Loading...' }: { label?: string }) {

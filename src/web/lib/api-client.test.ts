@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { userMessages } from '@/core/error-messages.ts';
 import { authApi } from '@/contracts/api/auth.api.ts';
 import { defineRoute } from '@/contracts/api/define-route.ts';
 import { libraryApi } from '@/contracts/api/library.api.ts';
@@ -10,7 +11,7 @@ import { searchApi } from '@/contracts/api/search.api.ts';
 import { socialApi } from '@/contracts/api/social.api.ts';
 import type { PlaylistDetail, PlaylistSummary } from '@/contracts/playlists.contract.ts';
 import type { ProfileDto } from '@/contracts/social.contract.ts';
-import { api, ApiError, routeUrl, setStepUpHandler } from './api-client.ts';
+import { api, ApiError, errorMessage, routeUrl, setStepUpHandler } from './api-client.ts';
 
 const summary: PlaylistSummary = {
   id: '6f1c1a52-6a1b-4c1e-9a39-4a4f1f6f2b10',
@@ -204,5 +205,41 @@ describe('api(route, input)', () => {
       expectTypeOf(api(local)).resolves.toBeVoid();
     };
     expect(checks).toBeTypeOf('function');
+  });
+});
+
+describe('errorMessage: the one way the web app words a failure', () => {
+  it("gives a refusal in the server's own words", () => {
+    expect(errorMessage(new ApiError(409, 'conflict', 'Already in playlist'), 'Failed')).toBe(
+      'Already in playlist',
+    );
+    expect(errorMessage(new ApiError(0, 'network_error', userMessages.network), 'Failed')).toBe(
+      userMessages.network,
+    );
+  });
+
+  it('gives the fallback for a server failure, whose text helps nobody', () => {
+    expect(
+      errorMessage(new ApiError(500, 'internal_error', 'Internal server error'), 'Failed'),
+    ).toBe('Failed');
+    expect(errorMessage(new ApiError(502, 'http_error', 'Request failed (502)'), 'Failed')).toBe(
+      'Failed',
+    );
+  });
+
+  it("words it with spec §8's mapper when no fallback is given", () => {
+    expect(errorMessage(new ApiError(500, 'internal_error', 'Internal server error'))).toBe(
+      userMessages.fallback,
+    );
+    expect(errorMessage(new TypeError('Failed to fetch'))).toBe(userMessages.network);
+  });
+
+  it('gives nothing but a refusal with a null fallback', () => {
+    expect(errorMessage(new ApiError(500, 'internal_error', 'Internal server error'), null)).toBe(
+      undefined,
+    );
+    expect(errorMessage(new ApiError(404, 'not_found', 'Profile not found'), null)).toBe(
+      'Profile not found',
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { authApi } from '@/contracts/api/auth.api.ts';
 import type { RouteDefinition } from '@/contracts/api/define-route.ts';
 import type { ErrorBody } from '@/contracts/auth.contract.ts';
+import { toUserMessage } from '@/core/error-messages.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -19,9 +20,16 @@ export class ApiError extends Error {
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
-/** The message to show for a failure: the server's own message, else the fallback. */
-export function errorMessage(e: unknown, fallback: string): string {
-  return e instanceof ApiError && e.message ? e.message : fallback;
+/**
+ * The one way the web app words a failure: the server's own words for a refusal (a 4xx says
+ * what was wrong, a failed connection says so), else `fallback`, by default spec §8's mapper
+ * (a 5xx's text helps nobody). A null fallback: nothing, where a title already says it failed.
+ */
+export function errorMessage(e: unknown, fallback?: string): string;
+export function errorMessage(e: unknown, fallback: null): string | undefined;
+export function errorMessage(e: unknown, fallback?: string | null): string | undefined {
+  if (e instanceof ApiError && e.status < 500 && e.message) return e.message;
+  return fallback === null ? undefined : (fallback ?? toUserMessage(e));
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -6,14 +6,22 @@ import { AppSidebar } from '@/web/shell/app-sidebar.tsx';
 import { TopBar } from '@/web/shell/top-bar.tsx';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { useScreen } from '@/web/shell/route-guards.tsx';
-import { PlayerBar } from '@/web/features/player/player-bar.tsx';
-import { QueuePanel } from '@/web/features/player/queue-panel.tsx';
+import { PlayerBar } from '@/web/player/player-bar.tsx';
+import { QueuePanel } from '@/web/player/queue-panel.tsx';
+import type { PlayerItem } from '@/web/player/use-player.ts';
+import { LikeButton } from '@/web/features/library/index.ts';
+import { usePremiumSync } from '@/web/features/premium/index.ts';
+
+/** What the player bar offers for the current item: songs can be liked, episodes not (spec §4). */
+const playerItemActions = (item: PlayerItem) =>
+  item.kind === 'song' && <LikeButton songId={item.id} title={item.title} />;
 
 export function AppShell() {
   const screen = useScreen();
   const title = screen?.title ?? 'Canto';
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
+  usePremiumSync();
 
   useEffect(() => {
     document.title = title === 'Home' ? 'Canto' : `${title} · Canto`;
@@ -60,7 +68,7 @@ export function AppShell() {
             <Outlet />
           </Suspense>
         </main>
-        <PlayerBar />
+        <PlayerBar itemActions={playerItemActions} />
       </div>
       <QueuePanel />
     </div>

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { navGroups } from '@/web/shell/screens.ts';
 import { initial } from '@/web/lib/format.ts';
 import { cn } from '@/web/components/ui/cn.ts';
-import { BrandMark, BrandName } from '@/web/shell/brand.tsx';
+import { BrandMark, BrandName } from '@/web/components/brand.tsx';
 import { Badge } from '@/web/components/ui/badge.tsx';
-import { CreatePlaylistDialog } from '@/web/features/library/create-playlist-dialog.tsx';
-import { PLAYLIST_TOAST } from '@/web/features/library/use-playlists.ts';
+import { CreatePlaylistDialog, PLAYLIST_TOAST } from '@/web/features/library/index.ts';
 import { playlistMessages } from '@/core/validation/playlist.rules.ts';
 
 const entryClass =

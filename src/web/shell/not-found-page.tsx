@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { House } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
-import { BrandMark } from '@/web/shell/brand.tsx';
+import { BrandMark } from '@/web/components/brand.tsx';
 
 export default function NotFoundPage() {
   const { pathname } = useLocation();

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, Outlet, useMatches } from 'react-router';
 import { toast } from 'sonner';
 import type { Role } from '@/contracts/auth.contract.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import type { ScreenHandle } from '@/web/shell/screens.ts';
 import { FullPageLoading, SessionUnavailable } from '@/web/components/page-status.tsx';
 

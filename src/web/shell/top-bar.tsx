@@ -1,9 +1,9 @@
 import { Link, useNavigate } from 'react-router';
 import { LogOut, Menu, Mic, Upload } from 'lucide-react';
-import { useSession, useSignOut } from '@/web/features/auth/use-session.ts';
+import { useSession, useSignOut } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
-import { NotificationBell } from '@/web/features/notifications/notification-bell.tsx';
-import { PremiumBadge } from '@/web/features/premium/premium-badge.tsx';
+import { NotificationBell } from '@/web/features/notifications/index.ts';
+import { PremiumBadge } from '@/web/features/premium/index.ts';
 
 export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () => void }) {
   const { isArtist } = useSession();

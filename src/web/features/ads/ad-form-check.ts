@@ -1,17 +1,15 @@
-// The ad form's checks before anything is sent (issue 12 §4), with the server's messages
+// The ad form's checks before anything is sent, with the server's messages
 // (core/validation/ad.rules.ts). They mirror the server's; the server decides.
 import { adFormProblem, adLimits, adMessages } from '@/core/validation/ad.rules.ts';
-
-/** What the checks read of a File (so they run without a DOM). */
-export type FormFile = Pick<File, 'size' | 'type'>;
+import type { UploadFile } from '@/web/components/upload/upload.ts';
 
 export type AdField = 'title' | 'description' | 'image' | 'audio' | 'duration' | 'target_url';
 
 export function firstAdProblem(form: {
   title: string;
   description: string;
-  image: FormFile | null;
-  audio: FormFile | null;
+  image: UploadFile | null;
+  audio: UploadFile | null;
   duration: string;
   targetUrl: string;
 }): { field: AdField; message: string } | null {

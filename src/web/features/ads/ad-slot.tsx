@@ -14,10 +14,10 @@ import {
   useNowPlaying,
   usePlayerControls,
   usePlayerProgress,
-} from '@/web/features/player/use-player.ts';
-import { elementVolume, playbackGain } from '@/web/features/player/loudness-gain.ts';
-import { chooseAudioSource, type CanPlay } from '@/web/features/player/rendition-choice.ts';
-import { useQuality } from '@/web/features/player/use-quality.ts';
+} from '@/web/player/use-player.ts';
+import { elementVolume, playbackGain } from '@/web/player/loudness-gain.ts';
+import { chooseAudioSource, type CanPlay } from '@/web/player/rendition-choice.ts';
+import { useQuality } from '@/web/player/use-quality.ts';
 import { playingItem } from './ad-impression.ts';
 import { recordImpression, useActiveAd, useShowsAds } from './use-ads.ts';
 

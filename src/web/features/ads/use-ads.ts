@@ -1,5 +1,5 @@
-// The ads API as the web app uses it (issue 12 §4): the admin inventory, the Home card's
-// get-active-ads and its impression, and whether the listener has premium.
+// The ads API as the web app uses it: the admin inventory, the Home card's get-active-ads and
+// its impression, and whether this listener sees ads at all.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ActiveAdResponse,
@@ -9,9 +9,9 @@ import type {
   AdminAdList,
   AdminAdListItem,
 } from '@/contracts/ads.contract.ts';
-import type { SubscriptionStatus } from '@/contracts/listening.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
+import { useSubscription } from '@/web/session/use-subscription.ts';
 
 export const adKeys = {
   admin: ['admin', 'ads'] as const,
@@ -21,17 +21,10 @@ export const adKeys = {
 /**
  * Whether to show ads: true once the subscription check says "not subscribed", or failed
  * (spec §8: only logged; not subscribed). Undefined while it runs, so a subscriber's Home
- * never asks for an ad. The player's check (player-provider.tsx) shares this query.
+ * never asks for an ad.
  */
 export function useShowsAds(): boolean | undefined {
-  const userId = useSession().user?.id ?? null;
-  const subscription = useQuery({
-    queryKey: ['subscription', userId],
-    queryFn: () => api.get<SubscriptionStatus>('/subscription'),
-    enabled: userId !== null,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const subscription = useSubscription();
   if (subscription.isError) return true;
   if (!subscription.isSuccess) return undefined;
   return !subscription.data.subscribed;

@@ -4,7 +4,7 @@ import { KeyRound, LoaderCircle, Plus, ShieldCheck, Smartphone, Trash2 } from 'l
 import { needsStepUp } from '@/core/auth/aal.ts';
 import type { EnrolledFactor, Factor } from '@/contracts/mfa.contract.ts';
 import { errorMessage, isApiError } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import {

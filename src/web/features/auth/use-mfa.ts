@@ -9,7 +9,7 @@ import {
 import type { AuthSession, SessionInfo } from '@/contracts/auth.contract.ts';
 import type { Challenge, EnrolledFactor, Factor, FactorType } from '@/contracts/mfa.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { sessionKey } from '@/web/features/auth/use-session.ts';
+import { sessionKey } from '@/web/session/use-session.ts';
 
 export const factorsKey = ['auth', 'factors'] as const;
 

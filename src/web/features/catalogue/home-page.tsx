@@ -2,10 +2,10 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Compass, Sparkles } from 'lucide-react';
 import { useHomeSongs } from '@/web/features/catalogue/use-home-songs.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { SongSection } from '@/web/features/catalogue/song-section.tsx';
-import { AdSlot } from '@/web/features/ads/ad-slot.tsx';
+import { AdSlot } from '@/web/features/ads/index.ts';
 
 function AiBanner() {
   return (

@@ -15,16 +15,17 @@ import {
 } from '@/core/validation/song.rules.ts';
 import { useDebouncedValue } from '@/web/lib/use-debounced-value.ts';
 import { useSearch } from '@/web/features/catalogue/use-catalogue.ts';
-import { SongCard, SongCardSkeleton, songGridClass } from '@/web/features/catalogue/song-card.tsx';
+import { SongCardSkeleton, songGridClass } from '@/web/components/song/song-card.tsx';
+import { SongCardWithActions } from './song-card-with-actions.tsx';
 import { badgeVariants } from '@/web/components/ui/badge.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs.tsx';
-import { sourceLabel } from '@/web/features/catalogue/song-display.ts';
+import { sourceLabel } from '@/web/components/song/song-display.ts';
 import { cn } from '@/web/components/ui/cn.ts';
-import { CoverArt } from './cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 
 const DEFAULT_GENRE: GenreFilter = 'all';
 const DEFAULT_SORT: SearchSort = 'relevance';
@@ -215,7 +216,7 @@ export default function SearchPage() {
                 <ul className={songGridClass}>
                   {songResults.map((song) => (
                     <li key={song.id}>
-                      <SongCard song={song} />
+                      <SongCardWithActions song={song} />
                     </li>
                   ))}
                 </ul>

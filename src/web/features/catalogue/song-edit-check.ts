@@ -1,7 +1,7 @@
 // The song edit dialog's checks before anything is sent: the spec messages of song.rules
 // (title required and ≤ 200, genre ≤ 100, cover ≤ 5 MB and an image). The server re-checks.
 import { songEditRules, songLimits, songMessages } from '@/core/validation/song.rules.ts';
-import type { UploadFile } from '@/web/features/upload/song-upload-check.ts';
+import type { UploadFile } from '@/web/components/upload/upload.ts';
 
 export type SongEditField = 'title' | 'genre' | 'cover';
 

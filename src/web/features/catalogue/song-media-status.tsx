@@ -1,13 +1,12 @@
-// What the media pipeline is doing with an artist's own song (issue 8), on its card: nothing
+// What the media pipeline is doing with an artist's own song, on its card (ADR 0014): nothing
 // once ready, 'Processing…' until the streaming files exist, and a failure with a retry when
 // the job gave up. Everyone can play the song meanwhile: the original is the fallback.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { SongDto } from '@/contracts/songs.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
-import { MediaProcessingStatus } from '@/web/components/media-processing-status.tsx';
+import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
 
 export function SongMediaStatus({ song }: { song: SongDto }) {
   const qc = useQueryClient();
@@ -23,7 +22,7 @@ export function SongMediaStatus({ song }: { song: SongDto }) {
         qc.invalidateQueries({ queryKey: ['search'] }),
       ]);
     } catch (e) {
-      toast.error('Error', { description: errorMessage(e, toUserMessage(e)) });
+      toast.error('Error', { description: errorMessage(e) });
     } finally {
       setRetrying(false);
     }

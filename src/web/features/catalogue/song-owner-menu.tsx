@@ -6,9 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
 import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
-import { uploadForm } from '@/web/features/upload/upload.ts';
+import { uploadForm } from '@/web/components/upload/upload.ts';
 import { firstEditProblem, type SongEditField } from '@/web/features/catalogue/song-edit-check.ts';
 import { ConfirmDeleteBody } from '@/web/components/confirm-delete.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -27,9 +26,8 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/web/components/ui/dropdown-menu.tsx';
-import { Input } from '@/web/components/ui/input.tsx';
-import { Label } from '@/web/components/ui/label.tsx';
-import { GenreInput } from '@/web/features/catalogue/genre-input.tsx';
+import { focusField, GenreField, TitleField } from '@/web/components/upload/field.tsx';
+import { FileField } from '@/web/components/upload/file-field.tsx';
 
 type Open = 'edit' | 'delete' | null;
 
@@ -43,8 +41,7 @@ function useRefreshSongs() {
     ]);
 }
 
-const showError = (e: unknown) =>
-  toast.error('Error', { description: errorMessage(e, toUserMessage(e)) });
+const showError = (e: unknown) => toast.error('Error', { description: errorMessage(e) });
 
 export function SongOwnerMenu({ song, className }: { song: SongDto; className?: string }) {
   const [open, setOpen] = useState<Open>(null);
@@ -113,9 +110,6 @@ export function SongOwnerMenu({ song, className }: { song: SongDto; className?: 
   );
 }
 
-const fileInputClass =
-  'h-auto cursor-pointer py-2 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1 file:text-sm file:font-medium file:text-secondary-foreground';
-
 function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
   const ids = useId();
   const refresh = useRefreshSongs();
@@ -132,7 +126,7 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
     setInvalid(problem?.field ?? null);
     if (problem) {
       toast.error('Error', { description: problem.message });
-      document.getElementById(`${ids}-${problem.field}`)?.focus();
+      focusField(`${ids}-${problem.field}`);
       return;
     }
 
@@ -171,46 +165,29 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
         <DialogDescription>Change the title, genre or cover art of this song.</DialogDescription>
       </DialogHeader>
       <fieldset disabled={saving} className="grid gap-4">
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-title`}>Title</Label>
-          <Input
-            id={`${ids}-title`}
-            name="title"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            aria-invalid={invalid === 'title' || undefined}
-            autoComplete="off"
-            required
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-genre`}>Genre</Label>
-          <GenreInput
-            id={`${ids}-genre`}
-            value={genre}
-            onChange={setGenre}
-            invalid={invalid === 'genre'}
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-cover`}>
-            <ImageIcon className="size-4 text-muted-foreground" aria-hidden="true" />
-            Cover art (optional)
-          </Label>
-          <Input
-            id={`${ids}-cover`}
-            name="cover"
-            type="file"
-            accept="image/*"
-            onChange={(e) => setCover(e.target.files?.[0] ?? null)}
-            aria-invalid={invalid === 'cover' || undefined}
-            aria-describedby={`${ids}-cover-hint`}
-            className={fileInputClass}
-          />
-          <p id={`${ids}-cover-hint`} className="text-xs text-muted-foreground">
-            Leave empty to keep the current cover. Images up to 5 MB.
-          </p>
-        </div>
+        <TitleField
+          id={`${ids}-title`}
+          value={title}
+          onChange={setTitle}
+          invalid={invalid === 'title'}
+          required
+        />
+        <GenreField
+          id={`${ids}-genre`}
+          value={genre}
+          onChange={setGenre}
+          invalid={invalid === 'genre'}
+        />
+        <FileField
+          id={`${ids}-cover`}
+          label="Cover art (optional)"
+          icon={ImageIcon}
+          accept="image/*"
+          name="cover"
+          onChange={setCover}
+          invalid={invalid === 'cover'}
+          hint="Leave empty to keep the current cover. Images up to 5 MB."
+        />
       </fieldset>
       <DialogFooter>
         <DialogClose asChild>

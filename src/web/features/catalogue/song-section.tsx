@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Music } from 'lucide-react';
 import type { SongDto } from '@/contracts/songs.contract.ts';
-import { SongCard, SongCardSkeleton, songGridClass } from '@/web/features/catalogue/song-card.tsx';
+import { SongCardSkeleton, songGridClass } from '@/web/components/song/song-card.tsx';
+import { SongCardWithActions } from './song-card-with-actions.tsx';
 
 const SKELETONS = 6;
 
@@ -45,7 +46,7 @@ export function SongSection({
         <ul className={songGridClass}>
           {songs.map((song) => (
             <li key={song.id}>
-              <SongCard song={song} />
+              <SongCardWithActions song={song} />
             </li>
           ))}
         </ul>

@@ -8,8 +8,8 @@ import type {
   SongDto,
 } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
-import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
+import { useSession } from '@/web/session/use-session.ts';
+import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
 
 const BROWSE_SECTION = 6;
 

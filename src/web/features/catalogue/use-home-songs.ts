@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { HomeResponse, SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
-import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
+import { useSession } from '@/web/session/use-session.ts';
+import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
 
 export type Song = SongDto;
 

@@ -5,7 +5,7 @@ import { CirclePlus } from 'lucide-react';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Dialog, DialogTrigger } from '@/web/components/ui/dialog.tsx';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { AddToPlaylistDialogContent } from './add-to-playlist-dialog.tsx';
 import { isPlaylistable } from './use-playlists.ts';
 

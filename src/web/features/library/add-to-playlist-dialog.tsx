@@ -16,7 +16,7 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { CreatePlaylistDialog } from './create-playlist-dialog.tsx';
 import { useAddTrack, useMyPlaylists } from './use-playlists.ts';
 

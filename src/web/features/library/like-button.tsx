@@ -1,7 +1,7 @@
 // The Like toggle (spec §4, §8 Player and likes) for song cards, list rows and the player bar.
 import { Heart } from 'lucide-react';
 import { cn } from '@/web/components/ui/cn.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { isLikeable, signInToLike, useLikedIds, useToggleLike } from './use-likes.ts';
 
 /** Nothing for a song that cannot be liked (an external catalogue track). */

@@ -4,17 +4,18 @@ import { Heart, Play } from 'lucide-react';
 import type { LikedSongItem } from '@/contracts/library.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { LoadFailed } from '@/web/components/page-status.tsx';
-import { songToPlayable } from '@/web/features/player/playable.ts';
-import { SongRow, SongRowsSkeleton, songListClass } from '@/web/features/catalogue/song-row.tsx';
-import { usePlayerControls } from '@/web/features/player/use-player.ts';
-import type { PlayerItem } from '@/web/features/player/use-player.ts';
+import { songToPlayable } from '@/web/player/playable.ts';
+import { SongRowsSkeleton, songListClass } from '@/web/components/song/song-row.tsx';
+import { usePlayerControls } from '@/web/player/use-player.ts';
+import type { PlayerItem } from '@/web/player/use-player.ts';
 import { LikeButton } from './like-button.tsx';
+import { SongRowWithActions } from './song-row-with-actions.tsx';
 import { useLikedSongs } from './use-likes.ts';
 
 const SKELETON_ROWS = 6;
 function LikedRow({ item }: { item: LikedSongItem }) {
   return (
-    <SongRow
+    <SongRowWithActions
       song={item.song}
       testId="liked-song"
       actions={

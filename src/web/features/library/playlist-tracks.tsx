@@ -24,8 +24,9 @@ import type { PlaylistTrack } from '@/contracts/playlists.contract.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { useSortableAnnouncements } from '@/web/components/ui/sortable-announcements.ts';
 import { SortableHandle } from '@/web/components/ui/sortable-handle.tsx';
-import { SongRow, songListClass } from '@/web/features/catalogue/song-row.tsx';
+import { songListClass } from '@/web/components/song/song-row.tsx';
 import { LikeButton } from './like-button.tsx';
+import { SongRowWithActions } from './song-row-with-actions.tsx';
 import { useMoveTrack, useRemoveTrack } from './use-playlists.ts';
 
 const iconButtonClass =
@@ -44,7 +45,7 @@ export function PlaylistTracks({
     return (
       <ol aria-label="Tracks" className={songListClass}>
         {tracks.map((track, index) => (
-          <SongRow
+          <SongRowWithActions
             key={track.song.id}
             song={track.song}
             testId="playlist-track"
@@ -120,7 +121,7 @@ function SortableTrack({ track, onRemove }: { track: PlaylistTrack; onRemove: ()
   const { setNodeRef, transform, transition, isDragging } = sortable;
 
   return (
-    <SongRow
+    <SongRowWithActions
       song={song}
       testId="playlist-track"
       rowRef={setNodeRef}

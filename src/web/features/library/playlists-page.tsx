@@ -8,7 +8,7 @@ import { playlistMessages } from '@/core/validation/playlist.rules.ts';
 import { LoadFailed } from '@/web/components/page-status.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { trackCountLabel } from './add-to-playlist-dialog.tsx';
 import { CreatePlaylistDialog } from './create-playlist-dialog.tsx';
 import { useMyPlaylists } from './use-playlists.ts';

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { LikedSongIds, LikedSongs } from '@/contracts/library.contract.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 
 export const likesKeys = {
   all: ['me', 'liked-songs'] as const,

@@ -15,8 +15,8 @@ import type {
 } from '@/contracts/playlists.contract.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { playlistMessages } from '@/core/validation/playlist.rules.ts';
-import { api, isApiError } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { api, errorMessage, isApiError } from '@/web/lib/api-client.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { isLikeable } from './use-likes.ts';
 import { moveItem } from './playlist-order.ts';
 
@@ -39,16 +39,8 @@ export const isPlaylistId = (id: string | undefined): id is string => !!id && UU
 export const isPlaylistable = (song: Pick<SongDto, 'id' | 'source'>): boolean =>
   !song.source && isLikeable(song.id);
 
-/**
- * The server's own words for a refusal (a 4xx says what was wrong, a network failure says
- * so), else the screen's message: a 5xx's text helps nobody.
- */
-export function failureMessage(e: unknown, fallback: string): string {
-  return isApiError(e) && e.status < 500 && e.message ? e.message : fallback;
-}
-
 const showError = (e: unknown, fallback: string) =>
-  toast.error('Error', { id: PLAYLIST_TOAST, description: failureMessage(e, fallback) });
+  toast.error('Error', { id: PLAYLIST_TOAST, description: errorMessage(e, fallback) });
 
 /** The listener's playlists, newest first. */
 export function useMyPlaylists() {

@@ -2,7 +2,8 @@
 import { History } from 'lucide-react';
 import type { RecentlyPlayedItem } from '@/contracts/listening.contract.ts';
 import { LoadFailed } from '@/web/components/page-status.tsx';
-import { SongRow, SongRowsSkeleton, songListClass } from '@/web/features/catalogue/song-row.tsx';
+import { SongRowsSkeleton, songListClass } from '@/web/components/song/song-row.tsx';
+import { SongRowWithActions } from '@/web/features/library/index.ts';
 import { useRecentlyPlayed } from './use-listening.ts';
 import { playedAgo, playedAt } from './listening-format.ts';
 
@@ -10,7 +11,7 @@ const SKELETON_ROWS = 6;
 
 function PlayRow({ item, now }: { item: RecentlyPlayedItem; now: number }) {
   return (
-    <SongRow
+    <SongRowWithActions
       song={item.song}
       testId="recently-played-item"
       details={

@@ -20,7 +20,7 @@ import {
   DropdownMenuTrigger,
 } from '@/web/components/ui/dropdown-menu.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
 import { NotificationIcon } from './notification-icon.tsx';
 import { timeAgo, useNow } from './relative-time.ts';
 import { useLiveNotifications } from './use-live-notifications.ts';

@@ -13,7 +13,7 @@ import {
   type NotificationDto,
 } from '@/contracts/notifications.contract.ts';
 import { refreshSession } from '@/web/lib/api-client.ts';
-import { sessionKey } from '@/web/features/auth/use-session.ts';
+import { sessionKey } from '@/web/session/use-session.ts';
 import { addLiveNotification, notificationsKeys } from './use-notifications.ts';
 
 /** Wait before reconnect attempt `n` (0-based): 1 s doubling to 30 s, with jitter. */

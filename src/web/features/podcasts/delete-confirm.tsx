@@ -3,7 +3,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { Trash2 } from 'lucide-react';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { ConfirmDeleteBody } from '@/web/components/confirm-delete.tsx';
@@ -49,7 +48,7 @@ export function DeleteWithConfirm({
       setOpen(false);
       toast.success(deleted);
     } catch (err) {
-      toast.error(failed, { description: errorMessage(err, toUserMessage(err)) });
+      toast.error(failed, { description: errorMessage(err) });
     } finally {
       setDeleting(false);
     }

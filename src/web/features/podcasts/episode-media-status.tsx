@@ -3,10 +3,9 @@
 // and a failure with Retry when the job gave up. Listeners play the original meanwhile.
 import { toast } from 'sonner';
 import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import { podcastMessages } from '@/core/validation/podcast.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { MediaProcessingStatus } from '@/web/components/media-processing-status.tsx';
+import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
 import { useReprocessEpisode } from './use-podcasts.ts';
 
 export function EpisodeMediaStatus({ episode }: { episode: EpisodeDto }) {
@@ -20,7 +19,7 @@ export function EpisodeMediaStatus({ episode }: { episode: EpisodeDto }) {
         mutate(episode, {
           onError: (e) =>
             toast.error(podcastMessages.reprocessEpisodeFailed, {
-              description: errorMessage(e, toUserMessage(e)),
+              description: errorMessage(e),
             }),
         })
       }

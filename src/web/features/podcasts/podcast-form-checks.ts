@@ -9,9 +9,7 @@ import {
   podcastMessages,
 } from '@/core/validation/podcast.rules.ts';
 import { songMessages } from '@/core/validation/song.rules.ts';
-
-/** What the checks read of a File (so they run without a DOM). */
-export type FormFile = Pick<File, 'size' | 'type'>;
+import type { UploadFile } from '@/web/components/upload/upload.ts';
 
 export interface Problem<Field extends string> {
   field: Field;
@@ -25,7 +23,7 @@ export function firstShowProblem(form: {
   description: string;
   language: string;
   category: string;
-  cover: FormFile | null;
+  cover: UploadFile | null;
 }): Problem<ShowField> | null {
   const parsed = podcastFields.safeParse({
     title: form.title,
@@ -52,7 +50,7 @@ export function firstEpisodeProblem(form: {
   podcastId: string;
   title: string;
   description: string;
-  audio: FormFile | null;
+  audio: UploadFile | null;
   episodeNumber: string;
 }): Problem<EpisodeField> | null {
   if (!form.podcastId) return { field: 'podcast', message: podcastMessages.podcastRequired };

@@ -1,5 +1,5 @@
-// The podcast queries' keys, apart from the hooks: the player updates an episode's progress
-// in the cached show without importing the podcast screens (which import the player).
+// The podcast queries' keys, apart from the hooks: the episode-progress cache update, which
+// the app composes beside the player in its first chunk, takes the keys without the screens.
 export const podcastKeys = {
   all: ['podcasts'] as const,
   list: ['podcasts', 'list'] as const,

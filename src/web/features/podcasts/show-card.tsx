@@ -3,7 +3,7 @@
 import { Link } from 'react-router';
 import type { PodcastShowDto } from '@/contracts/podcasts.contract.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 
 export const showGridClass =
   'grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6';

@@ -1,30 +1,28 @@
 // Create or edit a show (spec §2 Podcast upload, §5): title (required, ≤ 200), description,
 // cover image, language, category, explicit. Create → 'Podcast created! Now you can upload
 // episodes.'; edit → 'Podcast updated successfully!'. The server checks everything again.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { ImageIcon, LoaderCircle, Plus, Save } from 'lucide-react';
 import type { PodcastShowDto } from '@/contracts/podcasts.contract.ts';
-import { toUserMessage } from '@/core/error-messages.ts';
 import {
   PODCAST_CATEGORIES,
   podcastMessages,
   type PodcastCategory,
 } from '@/core/validation/podcast.rules.ts';
-import { Button } from '@/web/components/ui/button.tsx';
-import { Input } from '@/web/components/ui/input.tsx';
+import { SaveButton } from '@/web/components/upload/form-submit.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
-import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Switch } from '@/web/components/ui/switch.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { focusField, SelectField, TextField } from '@/web/components/upload/field.tsx';
+import { CoverField } from '@/web/components/upload/file-field.tsx';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { TitleDescriptionFields, FileSummary, fileInputClass, focusField } from './form-parts.tsx';
+import { TitleDescriptionFields } from './form-parts.tsx';
 import { firstShowProblem, type ShowField } from './podcast-form-checks.ts';
 import { useSavePodcast } from './use-podcasts.ts';
 import { useInvalidField } from '@/web/lib/use-invalid-field.ts';
 
 const DEFAULT_LANGUAGE = 'en';
 const DEFAULT_CATEGORY: PodcastCategory = 'Music';
+const PLACEHOLDERS = { title: "Your show's name", description: 'What is the show about?' };
 
 export function ShowForm({
   show,
@@ -35,7 +33,6 @@ export function ShowForm({
   onSaved?: (show: PodcastShowDto) => void;
 }) {
   const ids = useId();
-  const fieldId = (f: ShowField) => `${ids}-${f}`;
   const save = useSavePodcast();
   const [title, setTitle] = useState(show?.title ?? '');
   const [description, setDescription] = useState(show?.description ?? '');
@@ -43,16 +40,8 @@ export function ShowForm({
   const [category, setCategory] = useState<string>(show?.category ?? DEFAULT_CATEGORY);
   const [explicit, setExplicit] = useState(show?.explicit ?? false);
   const [cover, setCover] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-  const { invalid, setInvalid, invalidProps, edited } = useInvalidField<ShowField>();
+  const { setInvalid, bind, idOf } = useInvalidField<ShowField>();
   const busy = save.isPending;
-
-  useEffect(() => {
-    if (!cover) return setPreview(null);
-    const url = URL.createObjectURL(cover);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [cover]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -61,7 +50,7 @@ export function ShowForm({
     if (problem) {
       setInvalid(problem.field);
       toast.error('Error', { id: 'podcast-form', description: problem.message });
-      focusField(fieldId(problem.field));
+      focusField(idOf(problem.field));
       return;
     }
     setInvalid(null);
@@ -88,7 +77,7 @@ export function ShowForm({
         onError: (err) =>
           toast.error('Error', {
             id: 'podcast-form',
-            description: errorMessage(err, toUserMessage(err)),
+            description: errorMessage(err),
           }),
       },
     );
@@ -98,95 +87,36 @@ export function ShowForm({
     <form noValidate onSubmit={onSubmit} className="space-y-6">
       <fieldset disabled={busy} className="space-y-6">
         <TitleDescriptionFields
-          idOf={fieldId}
-          title={title}
-          description={description}
-          onChange={(field, value) => {
-            edited(field);
-            (field === 'title' ? setTitle : setDescription)(value);
-          }}
-          invalid={invalid}
-          placeholders={{
-            title: "Your show's name",
-            description: 'What is the show about?',
-          }}
+          title={[title, setTitle]}
+          description={[description, setDescription]}
+          bind={bind}
+          placeholders={PLACEHOLDERS}
         />
 
-        <div className="space-y-2">
-          <Label htmlFor={fieldId('cover')}>
-            <ImageIcon className="size-4 text-muted-foreground" aria-hidden="true" />
-            Cover image
-          </Label>
-          <div className="flex items-center gap-4">
-            <Input
-              id={fieldId('cover')}
-              name="cover"
-              type="file"
-              accept="image/*"
-              onChange={(e) => {
-                edited('cover');
-                setCover(e.target.files?.[0] ?? null);
-              }}
-              className={fileInputClass}
-              {...invalidProps('cover')}
-            />
-            {preview ? (
-              <img
-                src={preview}
-                alt="Chosen cover image"
-                className="size-14 shrink-0 rounded-md object-cover shadow"
-              />
-            ) : (
-              show?.cover_art_url && (
-                <CoverArt
-                  src={show.cover_art_url}
-                  className="size-14 shrink-0 rounded-md object-cover shadow"
-                />
-              )
-            )}
-          </div>
-          {cover && <FileSummary file={cover} />}
-        </div>
+        <CoverField
+          label="Cover image"
+          file={cover}
+          {...bind('cover', setCover)}
+          previewAlt="Chosen cover image"
+          current={show?.cover_art_url}
+        />
 
         <div className="grid gap-6 sm:grid-cols-2">
-          <div className="space-y-2">
-            <Label htmlFor={fieldId('language')}>Language</Label>
-            <Input
-              id={fieldId('language')}
-              name="language"
-              value={language}
-              onChange={(e) => {
-                edited('language');
-                setLanguage(e.target.value);
-              }}
-              placeholder="en"
-              autoComplete="off"
-              aria-describedby={`${ids}-language-hint`}
-              {...invalidProps('language')}
-            />
-            <p id={`${ids}-language-hint`} className="text-xs text-muted-foreground">
-              A language tag such as en or pt-BR.
-            </p>
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor={fieldId('category')}>Category</Label>
-            <NativeSelect
-              id={fieldId('category')}
-              name="category"
-              value={category}
-              onChange={(e) => {
-                edited('category');
-                setCategory(e.target.value);
-              }}
-              {...invalidProps('category')}
-            >
-              {PODCAST_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
+          <TextField
+            label="Language"
+            value={language}
+            {...bind('language', setLanguage)}
+            placeholder="en"
+            autoComplete="off"
+            hint="A language tag such as en or pt-BR."
+          />
+          <SelectField label="Category" value={category} {...bind('category', setCategory)}>
+            {PODCAST_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </SelectField>
         </div>
 
         <div className="flex items-center gap-3">
@@ -203,16 +133,7 @@ export function ShowForm({
         </div>
       </fieldset>
 
-      <Button type="submit" variant="brand" size="lg" disabled={busy}>
-        {busy ? (
-          <LoaderCircle className="animate-spin" aria-hidden="true" />
-        ) : show ? (
-          <Save aria-hidden="true" />
-        ) : (
-          <Plus aria-hidden="true" />
-        )}
-        {busy ? 'Saving...' : show ? 'Save Changes' : 'Create Show'}
-      </Button>
+      <SaveButton busy={busy} editing={!!show} createLabel="Create Show" size="lg" />
     </form>
   );
 }

@@ -12,8 +12,8 @@ import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { LoadFailed } from '@/web/components/page-status.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
+import { useSession } from '@/web/session/use-session.ts';
 import { isApiError } from '@/web/lib/api-client.ts';
 import { DeleteWithConfirm } from './delete-confirm.tsx';
 import {

@@ -8,7 +8,7 @@ import type {
   PodcastList,
   PodcastShowDto,
 } from '@/contracts/podcasts.contract.ts';
-import { pollWhileProcessing } from '@/web/features/catalogue/song-processing.ts';
+import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
 import { podcastKeys } from './podcast-keys.ts';
 

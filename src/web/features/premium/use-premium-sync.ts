@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { subscribePremiumChanges } from './use-premium.ts';
 
 /**
- * Mounted once for a signed-in listener (by the player, which holds the premium flag):
- * returning from checkout or the portal refreshes premium everywhere without a reload.
+ * Mounted once by the signed-in shell: returning from checkout or the portal (another tab)
+ * refreshes premium everywhere, the player's flag included, without a reload.
  */
-export function usePremiumSync(enabled: boolean): void {
+export function usePremiumSync(): void {
   const qc = useQueryClient();
-  useEffect(() => (enabled ? subscribePremiumChanges(qc) : undefined), [qc, enabled]);
+  useEffect(() => subscribePremiumChanges(qc), [qc]);
 }

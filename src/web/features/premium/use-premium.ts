@@ -3,39 +3,25 @@
 // player's subscription check, ads, these screens) after a change.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type {
-  PremiumOverview,
-  RedirectUrl,
-  SubscriptionStatus,
-} from '@/contracts/premium.contract.ts';
+import type { PremiumOverview, RedirectUrl } from '@/contracts/premium.contract.ts';
 import { premiumMessages } from '@/core/validation/premium.rules.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
+import { useSession } from '@/web/session/use-session.ts';
+import { subscriptionKey, useSubscription } from '@/web/session/use-subscription.ts';
 
 export const premiumKey = (userId: string | null) => ['premium', userId] as const;
 
-/** Everything that follows the subscription: the player's check (['subscription', user]) too. */
+/** Everything that follows the subscription: the app-wide subscription check too. */
 export function refreshPremium(qc: QueryClient): Promise<void> {
   return Promise.all([
     qc.invalidateQueries({ queryKey: ['premium'] }),
-    qc.invalidateQueries({ queryKey: ['subscription'] }),
+    qc.invalidateQueries({ queryKey: subscriptionKey }),
   ]).then(() => undefined);
 }
 
-/**
- * check-subscription, the same query the player's premium flag reads (one request for both);
- * a failure counts as free (spec §4).
- */
+/** Whether the listener has premium; a failed check counts as free (spec §4). */
 export function useSubscribed(): boolean {
-  const userId = useSession().user?.id ?? null;
-  const query = useQuery({
-    queryKey: ['subscription', userId],
-    queryFn: () => api.get<SubscriptionStatus>('/subscription'),
-    enabled: userId !== null,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-  return query.data?.subscribed === true;
+  return useSubscription().data?.subscribed === true;
 }
 
 export function usePremiumOverview() {

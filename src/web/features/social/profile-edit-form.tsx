@@ -1,7 +1,7 @@
 // Spec §2 own profile, §4 profile edit, §5 rules: display name, bio in 4 rows and an avatar
 // picker; Save Changes, or Cancel (the previous name and bio stay, the chosen image is
 // dropped). The server checks all of it again.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ImageIcon, LoaderCircle } from 'lucide-react';
 import { toast } from 'sonner';
 import { updateProfileBody, type ProfileDto } from '@/contracts/social.contract.ts';
@@ -11,6 +11,7 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { Textarea } from '@/web/components/ui/textarea.tsx';
+import { useFilePreview } from '@/web/components/upload/file-field.tsx';
 import { UserAvatar } from './user-avatar.tsx';
 import { useUpdateProfile } from './use-social.ts';
 
@@ -28,15 +29,8 @@ export function ProfileEditForm({ profile, onDone }: { profile: ProfileDto; onDo
   const [displayName, setDisplayName] = useState(profile.display_name ?? '');
   const [bio, setBio] = useState(profile.bio ?? '');
   const [avatar, setAvatar] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const preview = useFilePreview(avatar);
   const save = useUpdateProfile(profile.user_id);
-
-  useEffect(() => {
-    if (!avatar) return setPreview(null);
-    const url = URL.createObjectURL(avatar);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [avatar]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

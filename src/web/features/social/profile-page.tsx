@@ -14,8 +14,9 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs.tsx';
 import { LoadFailed } from '@/web/components/page-status.tsx';
-import { useSession } from '@/web/features/auth/use-session.ts';
-import { SongCard, SongCardSkeleton, songGridClass } from '@/web/features/catalogue/song-card.tsx';
+import { useSession } from '@/web/session/use-session.ts';
+import { SongCardSkeleton, songGridClass } from '@/web/components/song/song-card.tsx';
+import { SongCardWithActions } from '@/web/features/catalogue/index.ts';
 import { ProfileEditForm } from './profile-edit-form.tsx';
 import { UserAvatar } from './user-avatar.tsx';
 import { isMissingProfile, useFollowToggle, useProfile, useProfileSongs } from './use-social.ts';
@@ -119,7 +120,7 @@ function ProfileSongsTab({ profile }: { profile: ProfileDto }) {
           <ul className={songGridClass}>
             {list.map((song) => (
               <li key={song.id}>
-                <SongCard song={song} />
+                <SongCardWithActions song={song} />
               </li>
             ))}
           </ul>

@@ -18,8 +18,8 @@ import {
   type UpdateProfileBody,
 } from '@/contracts/social.contract.ts';
 import { profileMessages } from '@/core/validation/profile.rules.ts';
-import { api, isApiError } from '@/web/lib/api-client.ts';
-import { sessionKey } from '@/web/features/auth/use-session.ts';
+import { api, errorMessage, isApiError } from '@/web/lib/api-client.ts';
+import { sessionKey } from '@/web/session/use-session.ts';
 
 export const socialKeys = {
   profile: (userId: string) => ['profiles', userId] as const,
@@ -27,12 +27,9 @@ export const socialKeys = {
   following: ['me', 'following'] as const,
 };
 
-// One id for the social toasts: a run of follows and unfollows updates one toast.
+// One id for the social toasts: a run of follows and unfollows updates one toast. A failure's
+// title is the spec's; its description, the server's own words when it refused.
 const TOAST_ID = 'social';
-
-/** The server's own words under the spec's message, when it said something specific. */
-const reason = (e: unknown): string | undefined =>
-  isApiError(e) && e.status >= 400 && e.status < 500 ? e.message : undefined;
 
 /** A 4xx will not change by asking again (a missing profile, a malformed id). */
 const retryUnlessRefused = (count: number, e: unknown) =>
@@ -113,7 +110,10 @@ export function useFollowToggle(userId: string, viewerId: string | undefined) {
     },
     onError: (e, _follow, context) => {
       if (context?.before) client.setQueryData(key, context.before);
-      toast.error(profileMessages.followFailed, { id: TOAST_ID, description: reason(e) });
+      toast.error(profileMessages.followFailed, {
+        id: TOAST_ID,
+        description: errorMessage(e, null),
+      });
     },
     onSettled: () => {
       // The list on /following and the caller's own following count.
@@ -149,7 +149,10 @@ export function useUnfollowFromList() {
     },
     onError: (e, _userId, context) => {
       if (context?.before) client.setQueryData(socialKeys.following, context.before);
-      toast.error(profileMessages.unfollowFailed, { id: TOAST_ID, description: reason(e) });
+      toast.error(profileMessages.unfollowFailed, {
+        id: TOAST_ID,
+        description: errorMessage(e, null),
+      });
     },
     onSettled: (_data, _error, userId) => {
       void client.invalidateQueries({ queryKey: socialKeys.profile(userId), exact: true });
@@ -183,7 +186,10 @@ export function useUpdateProfile(userId: string) {
     onError: (e) => {
       // An avatar may have been saved before the name failed: show what the server has.
       void client.invalidateQueries({ queryKey: socialKeys.profile(userId), exact: true });
-      toast.error(profileMessages.updateFailed, { id: TOAST_ID, description: reason(e) });
+      toast.error(profileMessages.updateFailed, {
+        id: TOAST_ID,
+        description: errorMessage(e, null),
+      });
     },
   });
 }

@@ -1,8 +1,6 @@
 // The song upload form's checks before anything is sent (spec §5 order and messages, §8).
 import { songMessages, songUploadRules } from '@/core/validation/song.rules.ts';
-
-/** What the checks read of a File (so they run without a DOM). */
-export type UploadFile = Pick<File, 'size' | 'type'>;
+import type { UploadFile } from '@/web/components/upload/upload.ts';
 
 /** The first message of spec §5, in its order, or null when the form may be sent. */
 export function firstUploadProblem(form: {

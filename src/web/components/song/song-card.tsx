@@ -1,34 +1,40 @@
+// A song as a card in a grid (spec §2 song cards): cover with the play button, title and
+// artist, then what it is handed: the actions beside the title (like, add to playlist, add to
+// queue), a menu over the cover's corner, a line under it. The list that renders the card
+// composes those and wires the play button; the card imports no feature and not the player.
+import type { ReactNode } from 'react';
 import { Pause, Play } from 'lucide-react';
-import type { Song } from '@/web/features/catalogue/use-home-songs.ts';
-import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import type { SongDto } from '@/contracts/songs.contract.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
-import { artistLabel, sourceLabel } from '@/web/features/catalogue/song-display.ts';
 import { cn } from '@/web/components/ui/cn.ts';
-import { songToPlayable } from '@/web/features/player/playable.ts';
-import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
-import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
-import { LikeButton } from '@/web/features/library/like-button.tsx';
-import { AddToPlaylistButton } from '@/web/features/library/add-to-playlist-button.tsx';
-import { useSession } from '@/web/features/auth/use-session.ts';
-import { SongOwnerMenu } from '@/web/features/catalogue/song-owner-menu.tsx';
-import { SongMediaStatus } from '@/web/features/catalogue/song-media-status.tsx';
+import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { ArtistLink } from './artist-link.tsx';
 import { CoverArt } from './cover-art.tsx';
-import { ArtistLink } from '@/web/features/social/artist-link.tsx';
+import { artistLabel, sourceLabel } from './song-display.ts';
+import { playLabel, type SongPlayback } from './song-playback.ts';
 
-export function SongCard({ song }: { song: Song }) {
-  const { current, playing } = useNowPlaying();
-  const { load } = usePlayerControls();
-  const item = songToPlayable(song);
+/** Where a card's `menu` sits: over the cover's top right corner. */
+export const songCardMenuClass =
+  'absolute top-2 right-2 size-8 rounded-full bg-black/60 text-white backdrop-blur-sm hover:bg-black/80 hover:text-white';
+
+export function SongCard({
+  song,
+  playback,
+  actions,
+  menu,
+  footer,
+}: {
+  song: SongDto;
+  playback: SongPlayback;
+  /** Beside the title, e.g. Like, Add to playlist, Add to queue. */
+  actions?: ReactNode;
+  /** Over the cover (placed with songCardMenuClass), e.g. the owner's Edit/Delete menu. */
+  menu?: ReactNode;
+  /** Under the title, e.g. the media pipeline's state for the song's artist. */
+  footer?: ReactNode;
+}) {
+  const { current: isCurrent, playing: isPlaying, play } = playback;
   const artist = artistLabel(song);
-  const isCurrent = current?.id === song.id;
-  const isPlaying = isCurrent && playing;
-  // Only the song's own artist gets Edit/Delete; the server enforces it regardless.
-  const ownerId = useSession().user?.id;
-  const isOwner = !!ownerId && song.artist_id === ownerId;
-
-  const label = !item
-    ? `${song.title} cannot be played: no audio available`
-    : `${isPlaying ? 'Pause' : 'Play'} ${song.title} by ${artist}`;
 
   return (
     <article
@@ -53,25 +59,20 @@ export function SongCard({ song }: { song: Song }) {
             {sourceLabel(song.source)} preview
           </Badge>
         )}
-        {isOwner && (
-          <SongOwnerMenu
-            song={song}
-            className="absolute top-2 right-2 size-8 rounded-full bg-black/60 text-white backdrop-blur-sm hover:bg-black/80 hover:text-white"
-          />
-        )}
+        {menu}
         <button
           type="button"
-          aria-label={label}
-          disabled={!item}
-          onClick={() => item && load(item)}
+          aria-label={playLabel(song.title, artist, playback)}
+          disabled={!play}
+          onClick={() => play?.()}
           className={cn(
             'absolute right-2 bottom-2 flex size-11 items-center justify-center rounded-full shadow-lg transition-all outline-none focus-visible:ring-[3px] focus-visible:ring-ring/70',
-            item
+            play
               ? 'brand-gradient text-white hover:scale-105'
               : 'cursor-not-allowed bg-black/60 text-white/60',
             // Shown on hover or focus; always while it is the current song or on touch screens.
             !isCurrent &&
-              item &&
+              play &&
               'translate-y-1 opacity-0 group-hover:translate-y-0 group-hover:opacity-100 focus-visible:translate-y-0 focus-visible:opacity-100 pointer-coarse:translate-y-0 pointer-coarse:opacity-100',
           )}
         >
@@ -92,15 +93,9 @@ export function SongCard({ song }: { song: Song }) {
             <ArtistLink artistId={song.artist_id}>{artist}</ArtistLink>
           </p>
         </div>
-        <div className="-mr-1 ml-auto flex items-center">
-          {/* Both render nothing for external catalogue tracks: only stored songs count. */}
-          <LikeButton songId={song.id} title={song.title} />
-          <AddToPlaylistButton song={song} />
-          {item && <AddToQueueButton item={item} />}
-        </div>
+        <div className="-mr-1 ml-auto flex items-center">{actions}</div>
       </div>
-      {/* The pipeline's state is the artist's business; listeners just play the song. */}
-      {isOwner && <SongMediaStatus song={song} />}
+      {footer}
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import type { EpisodeDto, EpisodeProgressDto } from '@/contracts/podcasts.contract.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
-import { artistLabel, audioUrlOf } from '@/web/features/catalogue/song-display.ts';
+import { artistLabel, audioUrlOf } from '@/web/components/song/song-display.ts';
 import type { PlayerItem } from './use-player.ts';
 
 /** A song as the player takes it, or null when it has no audio URL (spec §4). */

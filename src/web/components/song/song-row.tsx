@@ -1,41 +1,30 @@
 // A song as a list row (recently played, liked songs, a playlist): Play/Pause, cover, title
-// and artist, then whatever the list adds (a time, Like, Remove), Add to playlist and Add to
-// queue. The row shows and says which song is current; the card grid's counterpart is
-// song-card.tsx.
+// and artist, then what the list hands it: its details (e.g. when it played) and its actions
+// (Add to playlist, Add to queue, Like, Remove). The row shows and says which song is current;
+// the list wires its play button. The card grid's counterpart is song-card.tsx.
 import type { CSSProperties, ReactNode, Ref } from 'react';
 import { Pause, Play } from 'lucide-react';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { songToPlayable } from '@/web/features/player/playable.ts';
-import { AddToQueueButton } from '@/web/features/player/add-to-queue-button.tsx';
-import { AddToPlaylistButton } from '@/web/features/library/add-to-playlist-button.tsx';
-import { useNowPlaying, usePlayerControls } from '@/web/features/player/use-player.ts';
+import { ArtistLink } from './artist-link.tsx';
 import { CoverArt } from './cover-art.tsx';
 import { artistLabel } from './song-display.ts';
-import { ArtistLink } from '@/web/features/social/artist-link.tsx';
+import { playLabel, type SongPlayback } from './song-playback.ts';
 
 export const songListClass =
   'divide-y divide-border/60 overflow-hidden rounded-xl border bg-card/40';
 
 const rowClass = 'flex items-center gap-3 px-3 py-2.5 sm:gap-4 sm:px-4';
 
-export function SongRow({
-  song,
-  testId,
-  details,
-  actions,
-  leading,
-  rowRef,
-  style,
-  className,
-}: {
+export interface SongRowProps {
   song: SongDto;
+  playback: SongPlayback;
   testId: string;
-  /** Between the title and Add to queue: the list's own details (e.g. when it played). */
+  /** After the title: the list's own details (e.g. when it played). */
   details?: ReactNode;
-  /** After Add to queue: the list's own actions (e.g. Like). */
+  /** At the end: what the listener can do with the song (e.g. Add to queue, Like). */
   actions?: ReactNode;
   /** Before Play: e.g. a playlist's position or drag handle. */
   leading?: ReactNode;
@@ -43,13 +32,21 @@ export function SongRow({
   rowRef?: Ref<HTMLLIElement>;
   style?: CSSProperties;
   className?: string;
-}) {
-  const { current, playing } = useNowPlaying();
-  const { load } = usePlayerControls();
-  const playable = songToPlayable(song);
+}
+
+export function SongRow({
+  song,
+  playback,
+  testId,
+  details,
+  actions,
+  leading,
+  rowRef,
+  style,
+  className,
+}: SongRowProps) {
+  const { current: isCurrent, playing: isPlaying, play } = playback;
   const artist = artistLabel(song);
-  const isCurrent = current?.id === song.id;
-  const isPlaying = isCurrent && playing;
 
   return (
     <li
@@ -65,15 +62,11 @@ export function SongRow({
         variant="ghost"
         className={cn(
           'size-10 shrink-0 rounded-full',
-          playable && 'brand-gradient text-white hover:opacity-90',
+          play && 'brand-gradient text-white hover:opacity-90',
         )}
-        disabled={!playable}
-        aria-label={
-          playable
-            ? `${isPlaying ? 'Pause' : 'Play'} ${song.title} by ${artist}`
-            : `${song.title} cannot be played: no audio available`
-        }
-        onClick={() => playable && load(playable)}
+        disabled={!play}
+        aria-label={playLabel(song.title, artist, playback)}
+        onClick={() => play?.()}
       >
         {isPlaying ? (
           <Pause className="size-4 fill-current" aria-hidden="true" />
@@ -101,9 +94,6 @@ export function SongRow({
         </p>
       </div>
       {details}
-      {/* Nothing for external catalogue tracks or signed-out visitors. */}
-      <AddToPlaylistButton song={song} />
-      {playable && <AddToQueueButton item={playable} />}
       {actions}
     </li>
   );

@@ -3,7 +3,7 @@ import {
   initialPlayerState,
   playerReducer,
   type PlayerState,
-} from '../../../core/player/player-machine.ts';
+} from '@/core/player/player-machine.ts';
 import { decodePlayer, encodePlayer } from './player-persistence.ts';
 import type { PlayerItem } from './use-player.ts';
 

@@ -2,9 +2,10 @@
 // artist / podcast; Shuffle, Previous, Play/Pause, Next, Repeat; the progress slider with
 // elapsed and total time in m:ss; Queue with a count badge (opens the queue panel); the
 // player's menu (quality, loudness normalization), mute and volume. While an episode is
-// current: skip back 15 s and forward 30 s beside Play, and the playback speed.
+// current: skip back 15 s and forward 30 s beside Play, and the playback speed. Beside the
+// title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import {
   ListMusic,
   Pause,
@@ -18,7 +19,7 @@ import {
   Volume2,
   VolumeX,
 } from 'lucide-react';
-import type { RepeatMode } from '../../../core/player/player-machine.ts';
+import type { RepeatMode } from '@/core/player/player-machine.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Range } from '@/web/components/ui/range.tsx';
@@ -28,14 +29,14 @@ import {
   usePlayerControls,
   usePlayerProgress,
   usePlayerQueue,
+  type PlayerItem,
 } from './use-player.ts';
 import { PlaybackSpeed, SkipBackButton, SkipForwardButton } from './podcast-controls.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
 import { WaveformScrubber } from './waveform-scrubber.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
-import { LikeButton } from '@/web/features/library/like-button.tsx';
-import { ArtistLink } from '@/web/features/social/artist-link.tsx';
+import { ArtistLink } from '@/web/components/song/artist-link.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { Link } from 'react-router';
 
 const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
@@ -210,7 +211,12 @@ function VolumeControl() {
   );
 }
 
-export function PlayerBar() {
+export function PlayerBar({
+  itemActions,
+}: {
+  /** Beside the title: what the listener can do with the current item (e.g. Like a song). */
+  itemActions?: (item: PlayerItem) => ReactNode;
+}) {
   const { current } = useNowPlaying();
   if (!current) return null;
 
@@ -248,8 +254,7 @@ export function PlayerBar() {
                 )}
               </p>
             </div>
-            {/* Songs only: episodes are not liked (spec §4). */}
-            {current.kind === 'song' && <LikeButton songId={current.id} title={current.title} />}
+            {itemActions?.(current)}
           </div>
 
           <div className="[grid-area:play] sm:self-end">

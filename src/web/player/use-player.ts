@@ -3,7 +3,7 @@
 // bar and the queue panel), and the controls (stable; components that only act never
 // re-render).
 import { createContext, useContext } from 'react';
-import type { PlayableItem, RepeatMode } from '../../../core/player/player-machine.ts';
+import type { PlayableItem, RepeatMode } from '@/core/player/player-machine.ts';
 import { useNormalizationSetting } from './normalization-setting.ts';
 import { usePlaybackRateSetting, type PlaybackRate } from './playback-rate.ts';
 import type { PlayerMedia } from './rendition-choice.ts';

@@ -4,7 +4,7 @@
 // closes it; focus goes in on open and back to where it came from on close.
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { ListMusic, X } from 'lucide-react';
-import type { PlayableItem } from '../../../core/player/player-machine.ts';
+import type { PlayableItem } from '@/core/player/player-machine.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { QueueList } from './queue-list.tsx';
 

@@ -8,7 +8,7 @@ import {
   type PersistedPlayer,
   type PlayableItem,
   type PlayerState,
-} from '../../../core/player/player-machine.ts';
+} from '@/core/player/player-machine.ts';
 import type { PlayerMedia } from './rendition-choice.ts';
 import type { PlayerItem } from './use-player.ts';
 

@@ -1,6 +1,5 @@
-// Spec §2 / issue 11.1: listeners reach an artist's profile from the artist name on song
-// cards, rows and the player bar. Plain text when the song has no stored artist (an external
-// catalogue track).
+// Listeners reach an artist's profile from the artist name on song cards, rows and the
+// player bar. Plain text when the song has no stored artist (an external catalogue track).
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '@/web/components/ui/cn.ts';

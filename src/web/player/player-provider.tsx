@@ -1,13 +1,13 @@
-// The player's brain in the browser (issue 9): holds the machine's state and drives the one
-// audio engine from it (what plays, what is preloaded next, levels); the engine's events
-// flow back as machine events. Around it: stream records, the skip clock and the premium
-// flag, the Media Session, keyboard shortcuts, the state kept across a reload, and the
-// skip-limit toast. It also picks the file to stream (quality + what this browser plays)
-// and the loudness gain (normalisation on or off). Episodes (issue 10 §4) start where the
-// listener left them, save their position on the server as they play, and play at the
-// listener's speed with skips back and forward; songs play at 1×.
+// The player's brain in the browser: holds the machine's state and drives the one audio engine
+// from it (what plays, what is preloaded next, levels); the engine's events flow back as
+// machine events. Around it: stream records, the skip clock and the premium flag, the Media
+// Session, keyboard shortcuts, the state kept across a reload, and the skip-limit toast. It
+// also picks the file to stream (quality + what this browser plays) and the loudness gain
+// (normalisation on or off). Episodes start where the listener left them, save their position
+// on the server as they play (whoever caches episode lists hears of it through
+// onEpisodeProgressSaved), and play at the listener's speed with skips back and forward;
+// songs play at 1×.
 import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import {
   canGoNext,
@@ -15,9 +15,8 @@ import {
   initialPlayerState,
   playerReducer,
   type PlayerState,
-} from '../../../core/player/player-machine.ts';
+} from '@/core/player/player-machine.ts';
 import type { PlayStarted } from '@/contracts/listening.contract.ts';
-import type { SubscriptionStatus } from '@/contracts/premium.contract.ts';
 import type { PodcastDetail } from '@/contracts/podcasts.contract.ts';
 import {
   SKIP_BACK_SECONDS,
@@ -25,9 +24,8 @@ import {
 } from '@/core/validation/podcast-playback.rules.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
-import { useSession } from '@/web/features/auth/use-session.ts';
-import { podcastKeys } from '@/web/features/podcasts/podcast-keys.ts';
-import { usePremiumSync } from '@/web/features/premium/use-premium-sync.ts';
+import { useSession } from '@/web/session/use-session.ts';
+import { useSubscription } from '@/web/session/use-subscription.ts';
 import { AudioEngine, type EngineTrack } from './audio-engine.ts';
 import {
   EpisodeProgressReporter,
@@ -104,47 +102,29 @@ const episodeProgress = {
     api.put(`/me/episode-progress/${episodeId}`, body),
 };
 
-/** The show's cached episodes follow at once (In progress / Played), then the server's word. */
-function showSaved(client: QueryClient, saved: EpisodeProgressSaved) {
-  if (!saved.podcastId) return;
-  const key = podcastKeys.detail(saved.podcastId);
-  client.setQueryData<PodcastDetail>(key, (detail) =>
-    detail
-      ? {
-          ...detail,
-          episodes: detail.episodes.map((e) =>
-            e.id === saved.episodeId
-              ? {
-                  ...e,
-                  progress: {
-                    position: saved.position,
-                    completed: saved.completed || (e.progress?.completed ?? false),
-                    updated_at: new Date().toISOString(),
-                  },
-                }
-              : e,
-          ),
-        }
-      : detail,
-  );
-  void client.invalidateQueries({ queryKey: key });
-}
-
-export function PlayerProvider({ children }: { children: ReactNode }) {
+export function PlayerProvider({
+  children,
+  onEpisodeProgressSaved,
+}: {
+  children: ReactNode;
+  /** An episode's position was saved on the server (cached episode lists may follow it). */
+  onEpisodeProgressSaved?: (saved: EpisodeProgressSaved) => void;
+}) {
   const [state, dispatch] = useReducer(playerReducer, initialPlayerState);
   const hostRef = useRef<HTMLDivElement>(null);
   const engineRef = useRef<AudioEngine | null>(null);
   const stateRef = useRef<PlayerState>(state);
   stateRef.current = state;
   const recorder = useRef(new StreamRecorder(streamRecords)).current;
-  const queryClient = useQueryClient();
+  const progressSaved = useRef(onEpisodeProgressSaved);
+  progressSaved.current = onEpisodeProgressSaved;
   // Where episodes were left in this page (saved), newer than the items' own resumeAt.
   const leftAt = useRef(new Map<string, EpisodeProgressSaved>());
   const [episodes] = useState(
     () =>
       new EpisodeProgressReporter(episodeProgress, (saved) => {
         leftAt.current.set(saved.episodeId, saved);
-        showSaved(queryClient, saved);
+        progressSaved.current?.(saved);
       }),
   );
   const userId = useSession().user?.id ?? null;
@@ -346,20 +326,12 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   );
 
   // Premium from the server's subscription check; a failure means free (spec §4).
-  const subscription = useQuery({
-    queryKey: ['subscription', userId],
-    queryFn: () => api.get<SubscriptionStatus>('/subscription'),
-    enabled: userId !== null,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const subscription = useSubscription();
   const subscribed = subscription.data?.subscribed === true;
   useEffect(() => dispatch({ type: 'premiumKnown', premium: subscribed }), [subscribed]);
   useEffect(() => {
     if (subscription.isError) console.warn('Subscription check failed', subscription.error);
   }, [subscription.isError, subscription.error]);
-  // Back from checkout or the portal (another tab): the flag follows without a reload.
-  usePremiumSync(userId !== null);
 
   useEffect(() => {
     const timer = setInterval(

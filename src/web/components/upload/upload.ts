@@ -3,6 +3,9 @@
 import type { ErrorBody } from '@/contracts/auth.contract.ts';
 import { ApiError, refreshSession } from '@/web/lib/api-client.ts';
 
+/** What the upload forms' checks read of a File (so they run without a DOM). */
+export type UploadFile = Pick<File, 'size' | 'type'>;
+
 export interface UploadProgress {
   loaded: number;
   total: number;

@@ -16,11 +16,11 @@ import {
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { X } from 'lucide-react';
-import type { PlayableItem } from '../../../core/player/player-machine.ts';
+import type { PlayableItem } from '@/core/player/player-machine.ts';
 import { cn } from '@/web/components/ui/cn.ts';
 import { useSortableAnnouncements } from '@/web/components/ui/sortable-announcements.ts';
 import { SortableHandle } from '@/web/components/ui/sortable-handle.tsx';
-import { CoverArt } from '@/web/features/catalogue/cover-art.tsx';
+import { CoverArt } from '@/web/components/song/cover-art.tsx';
 
 /** Spec §9: the keyboard drag step. */
 export const KEYBOARD_STEP_PX = 25;
