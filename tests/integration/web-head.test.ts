@@ -1,4 +1,5 @@
-// HEAD on the web app's pages and HSTS only over https (issue 7, the small ones).
+// HEAD on the web app's pages, as GET without the body (monitors and link checkers send it),
+// and HSTS only over https (over http it would pin browsers to an origin that has no TLS).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
