@@ -1,5 +1,5 @@
 /**
- * Listening bench (issue 9, ADR 0016), through the real app (buildApp + listen on 127.0.0.1):
+ * Listening bench (ADR 0016), through the real app (buildApp + listen on 127.0.0.1):
  *
  * (a) Stream-record writes: 16 keep-alive clients in a worker thread, each looping
  *     POST /api/plays then PATCH /api/plays/{id} (a start and one progress report per play)

@@ -1,5 +1,5 @@
 /**
- * Playback bench (issue 8, docs/decisions/0014): click → audio playing in headless Chromium
+ * Playback bench (docs/decisions/0014): click → audio playing in headless Chromium
  * under emulated 4G (150 ms round trip, 10 Mbit/s down, 5 Mbit/s up, browser cache off),
  * p50 over 10 songs never played before in that browser.
  *
@@ -34,7 +34,7 @@ const SONGS = Number(process.env.PLAYBACK_BENCH_SONGS ?? 10);
 const TARGET_MS = 300;
 const TITLE = 'Bench tune';
 const GAPLESS_TITLE = 'Bench gapless';
-// Emulated 4G, as the issue states it; CDP wants bytes per second.
+// Emulated 4G, as ADR 0014's playback figures are measured; CDP wants bytes per second.
 const NETWORK = {
   offline: false,
   latency: 150,

@@ -53,7 +53,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 export const signOutBody = z.object({ refresh_token: refreshToken.optional() });
 
-/** Password reset (product.md §2): the answer never tells whether the email exists. */
+/** Password reset: the answer never tells whether the email exists (no account probing). */
 export const recoverBody = z.object({ email: signInRules.shape.email });
 export const recoverResult = z.object({ message: z.string() });
 export const resetPasswordBody = z.object({

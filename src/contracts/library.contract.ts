@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { songDto } from './songs.contract.ts';
 
 /*
- * A listener's library (issue 10; spec §2 Liked songs, §4 Like button, §7 liked_songs).
+ * A listener's library (spec §2 Liked songs, §4 Like button, §7 liked_songs).
  * Times are ISO strings.
  */
 

@@ -3,8 +3,8 @@ import { listeningMessages, MAX_LISTENED_MS } from '../core/validation/listening
 import { songDto } from './songs.contract.ts';
 
 /*
- * Listening records, recently played and stats (issue 9; spec §2 Recently played and
- * Stats, §3 User stats result, product.md §4). Times are ISO strings; durations the client
+ * Listening records, recently played and stats (docs/decisions/0016; spec §2 Recently played
+ * and Stats, §3 User stats result). Times are ISO strings; durations the client
  * reports are milliseconds, the unit of stream_analytics.listened_ms.
  */
 

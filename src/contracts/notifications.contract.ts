@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { NOTIFICATION_TYPES } from '../core/validation/notification.rules.ts';
 
 /*
- * Notifications (issue 11; spec §3 notifications, §7 notifications): the REST shapes under
- * /api/me/notifications and the messages of the live socket. Times are ISO strings.
+ * Notifications (docs/decisions/0021; spec §3 notifications, §7 notifications): the REST shapes
+ * under /api/me/notifications and the messages of the live socket. Times are ISO strings.
  */
 
 export const notificationType = z.enum(NOTIFICATION_TYPES);

@@ -3,7 +3,7 @@ import { playlistDescription, playlistTitle } from '../core/validation/playlist.
 import { songDto } from './songs.contract.ts';
 
 /*
- * Playlists (issue 10 §2–3; spec §2 Playlists, Playlist, Add-to-playlist dialog, §3
+ * Playlists (docs/decisions/0017; spec §2 Playlists, Playlist, Add-to-playlist dialog, §3
  * playlists and playlist_tracks, §5 rules). Times are ISO strings. Bodies are strict: an
  * unknown key (user_id, owner…) is a 400 and nothing is written.
  */

@@ -11,9 +11,9 @@ import {
 import { SONG_MEDIA_STATUSES, songLoudnessDto, songRenditionDto } from './songs.contract.ts';
 
 /*
- * Podcast shows, episodes, listening progress and the RSS feed (issue 10 §4–6; spec §2
- * Podcasts and Podcast upload, §3 podcasts and podcast_episodes, §5 rules). Times are ISO
- * strings; durations seconds in the API (milliseconds in the database).
+ * Podcast shows, episodes, listening progress and the RSS feed (docs/decisions/0018, 0019; spec §2
+ * Podcasts and Podcast upload, §3 podcasts and podcast_episodes, §5 rules). Times are ISO strings;
+ * durations seconds in the API (milliseconds in the database).
  */
 
 export const podcastIdParams = z.object({ id: z.uuid() });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /*
- * Premium (issue 12; spec §2 Premium, §3 Subscription check result, §7 check-subscription,
- * create-checkout, customer-portal; product.md §5). Times are ISO strings; money is cents.
+ * Premium (docs/decisions/0022; spec §2 Premium, §3 Subscription check result, §7
+ * check-subscription, create-checkout, customer-portal). Times are ISO strings; money is cents.
  * Nothing a client sends can grant premium: only the local confirm (PAYMENTS=local) and
  * signature-verified Stripe webhooks (PAYMENTS=stripe) write subscriptions.
  */

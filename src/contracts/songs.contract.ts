@@ -8,7 +8,7 @@ import {
   songTitleRule,
 } from '../core/validation/song.rules.ts';
 
-/** The media pipeline's state for a song (issue 8): 'processing' until its renditions exist. */
+/** A song's media pipeline state (docs/decisions/0014): 'processing' until its renditions exist. */
 export const SONG_MEDIA_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type SongMediaStatus = (typeof SONG_MEDIA_STATUSES)[number];
 

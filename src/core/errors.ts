@@ -10,7 +10,7 @@ export const ErrorCode = {
   mfaInvalid: 'auth_mfa_invalid',
   forbidden: 'permission_denied',
   notFound: 'not_found',
-  // The listening API names what is missing (issue 9 agreements).
+  // The listening API names what is missing, a song or a play (docs/decisions/0016).
   songNotFound: 'song_not_found',
   playNotFound: 'play_not_found',
   conflict: 'duplicate',

@@ -1,8 +1,8 @@
-// Issue 12 §4 (E2E_PORT 3186): the admin builds the ad inventory at /admin/ads; the shared
-// listener (free) sees the ad card on Home — image, title, description, a link that opens in
-// a new tab — its impression is recorded once, Close hides it; with audio, the card ends
-// when the audio does, the music waiting under it. The ad is left deactivated and the song
-// deleted, so other journeys' Home is unchanged.
+// Ads (docs/decisions/0023; E2E_PORT 3186): the admin builds the ad inventory at /admin/ads; the
+// shared listener (free) sees the ad card on Home — image, title, description, a link that opens in
+// a new tab — its impression is recorded once, Close hides it; with audio, the card ends when the
+// audio does, the music waiting under it. The ad is left deactivated and the song deleted, so other
+// journeys' Home is unchanged.
 import type { Browser, Page } from '@playwright/test';
 import type { AdImpressionBody, AdminAdList } from '../../src/contracts/ads.contract.ts';
 import { coverPng, deleteArtistSongs, sineWav, uploadArtistTones } from './media.ts';

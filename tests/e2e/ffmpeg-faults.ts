@@ -1,4 +1,4 @@
-// Real media-job failures for the browser journeys (issue 8's 'Processing failed' and Retry):
+// Real media-job failures for the browser journeys ('Processing failed' and Retry, ADR 0014):
 // serve.ts gives the server an FFMPEG_PATH wrapper that passes every run through to the real
 // ffmpeg unless a journey has put a control file in this server's fault directory. Only
 // transcoding runs (the media job's, the ones with `ebur128`) are tampered with; upload checks

@@ -1,4 +1,4 @@
-// Issue 10 point 1, as the shared listener: like two songs from their cards (toast, pressed),
+// Liked songs, as the shared listener: like two songs from their cards (toast, pressed),
 // find them on /liked newest first, Play All (the first plays, the other is queued), then
 // unlike both from /liked (toast, rows gone, empty state). The fixture artist uploads the two
 // songs through the API first and deletes them at the end.

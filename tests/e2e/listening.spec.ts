@@ -1,8 +1,8 @@
-// Issue 9 points 6, 7 and the waveform scrubber, as the shared listener: a song played from
-// a card is written as a stream record by the player, then shows first in /recently-played
-// (playable from there) and counts in /stats (Total Streams, Most Played Songs). The seek
-// slider moves by keyboard steps. Both screens pass axe. The fixture artist uploads the song
-// through the API first and deletes it at the end (its records go with it).
+// Recently played, stats (docs/decisions/0016) and the waveform scrubber, as the shared listener: a
+// song played from a card is written as a stream record by the player, then shows first in
+// /recently-played (playable from there) and counts in /stats (Total Streams, Most Played Songs).
+// The seek slider moves by keyboard steps. Both screens pass axe. The fixture artist uploads the
+// song through the API first and deletes it at the end (its records go with it).
 import type { Page } from '@playwright/test';
 import {
   ARTIST_STATE,

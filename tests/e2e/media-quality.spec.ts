@@ -1,7 +1,8 @@
-// Issue 8, web side: the artist sees 'Processing…' on a just-uploaded song until the media
-// pipeline has made its renditions; the player then streams the rendition of the listener's
-// quality (Data saver 96, Normal 160, High = the original), keeps the choice per browser and
-// applies the song's loudness gain. Renditions come from the real pipeline of the real server.
+// The media pipeline's web side (docs/decisions/0014): the artist sees 'Processing…' on a
+// just-uploaded song until the media pipeline has made its renditions; the player then streams the
+// rendition of the listener's quality (Data saver 96, Normal 160, High = the original), keeps the
+// choice per browser and applies the song's loudness gain. Renditions come from the real pipeline
+// of the real server.
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   ARTIST_STATE,

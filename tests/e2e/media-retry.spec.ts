@@ -1,9 +1,9 @@
-// Issue 8: a song whose media job fails for good shows 'Processing failed' with Retry on its
-// artist's own card; once the cause is gone, Retry queues it again: 'Processing…', then
+// docs/decisions/0014: a song whose media job fails for good shows 'Processing failed' with Retry
+// on its artist's own card; once the cause is gone, Retry queues it again: 'Processing…', then
 // ready (no badge), and it plays its Opus rendition. The failure is real: the server's ffmpeg
-// (serve.ts, ffmpeg-faults.ts) fails every transcode run while this journey asks it to, so
-// the job spends its five attempts and dead-letters (retry waits shortened with the
-// server's JOB_RETRY_SECONDS).
+// (serve.ts, ffmpeg-faults.ts) fails every transcode run while this journey asks it to, so the job
+// spends its five attempts and dead-letters (retry waits shortened with the server's
+// JOB_RETRY_SECONDS).
 import type { APIRequestContext, Page } from '@playwright/test';
 import { setFfmpegFault } from './ffmpeg-faults.ts';
 import { sineWav } from './media.ts';

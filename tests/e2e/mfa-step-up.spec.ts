@@ -1,6 +1,7 @@
-// Issue 7 §1: once an account has a verified factor, the server refuses its password-only
-// sessions everywhere but the challenge (403 insufficient_aal). A tab that signed in before
-// the factor was added elsewhere must then show the challenge, not a page of errors.
+// Once an account has a verified factor, the server refuses its password-only sessions
+// everywhere but the challenge (403 insufficient_aal; docs/decisions/0002, "aal2 on every route").
+// A tab that signed in before the factor was added elsewhere must then show the challenge, not a
+// page of errors.
 import { request as newApiContext } from '@playwright/test';
 import { generate } from 'otplib';
 import { test, expect, sidebar, uniqueEmail, PASSWORD, ownAddress } from './support.ts';

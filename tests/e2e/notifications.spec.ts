@@ -1,8 +1,8 @@
-// Issue 11 points 4–6: the fixture artist's bell updates live, without a reload, when the
-// shared listener follows them (PUT /api/follows/<artistId> from the listener's own browser
-// context): the badge rises and the popup shows the notice; then the artist reads it on
-// /notifications and marks all read. And a bell whose connection dropped catches up on what
-// came meanwhile once it is back.
+// Live notifications (docs/decisions/0021): the fixture artist's bell updates live, without a
+// reload, when the shared listener follows them (PUT /api/follows/<artistId> from the listener's
+// own browser context): the badge rises and the popup shows the notice; then the artist reads it on
+// /notifications and marks all read. And a bell whose connection dropped catches up on what came
+// meanwhile once it is back.
 import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import {
   ARTIST_STATE,

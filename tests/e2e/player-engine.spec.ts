@@ -1,8 +1,8 @@
-// Issue 9, the audio engine and the player's brain in the browser: gapless handover between
-// two queued songs (measured as the silence between two tones in the page's own audio
-// output), stream records (a play shows in /api/me/recently-played and completes in the
-// stats), keyboard shortcuts that stay quiet while typing, and the player kept across a
-// reload, paused. Songs are generated tones uploaded through the API as the fixture artist.
+// The audio engine (docs/decisions/0015) and the player's brain in the browser: gapless handover
+// between two queued songs (measured as the silence between two tones in the page's own audio
+// output), stream records (a play shows in /api/me/recently-played and completes in the stats),
+// keyboard shortcuts that stay quiet while typing, and the player kept across a reload, paused.
+// Songs are generated tones uploaded through the API as the fixture artist.
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   ARTIST_STATE,

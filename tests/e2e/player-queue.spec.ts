@@ -1,4 +1,4 @@
-// Issue 9 points 3 and 4, as the shared (free) listener: play from a card; add to the queue
+// The queue and the skip limit, as the shared (free) listener: play from a card; add to the queue
 // (toast, badge); the queue panel reordered by keyboard, an item removed, one played, Clear;
 // Next / Previous / Repeat / Shuffle in the player bar; and a free listener's third skip
 // within the hour refused with the toast while the track stays. The fixture artist uploads

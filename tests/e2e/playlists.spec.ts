@@ -1,4 +1,4 @@
-// Issue 10 points 2 and 3, as the shared listener: create a playlist from the sidebar (its
+// Playlists (docs/decisions/0017), as the shared listener: create a playlist from the sidebar (its
 // rules, public by default) and find it on /playlists; add two songs to it from their cards
 // with Add to playlist, then one again ('Already in playlist', the dialog stays open); on
 // the playlist reorder by keyboard (kept after a reload), remove a track, Play All. The

@@ -1,4 +1,4 @@
-// Issue 10 points 4 and 5 in the browser. The fixture artist creates a show on
+// Podcasts in the browser (docs/decisions/0018). The fixture artist creates a show on
 // /podcast-upload (a check's message first), is taken to the episode form with the show
 // chosen and uploads an episode (a generated WAV through the Audio file input), landing on
 // the show's page. Then the shared listener opens /podcasts, picks the show, plays the

@@ -1,7 +1,7 @@
-// Issue 12 §1–3 in the browser, PAYMENTS=local (the e2e server's default), as a listener of
-// its own (premium must not leak into the shared listener's skip-limit and ad journeys):
-// 'Get Premium' opens the test-mode checkout in a new tab, Confirm there, and the first tab
-// shows 'Active Premium' without a reload; a third skip within the hour then goes through;
+// Premium (docs/decisions/0022) in the browser, PAYMENTS=local (the e2e server's default), as a
+// listener of its own (premium must not leak into the shared listener's skip-limit and ad
+// journeys): 'Get Premium' opens the test-mode checkout in a new tab, Confirm there, and the first
+// tab shows 'Active Premium' without a reload; a third skip within the hour then goes through;
 // 'Manage Subscription' opens the manage page in a new tab, which cancels at period end.
 import type { BrowserContext, Page } from '@playwright/test';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';

@@ -1,6 +1,6 @@
-// Issue 11 points 1–2, as the shared listener: open the fixture artist's profile, follow
-// (the count rises, toast 'Following'), find the artist on /following and unfollow there
-// down to the empty state; then edit one's own profile: Cancel restores name and bio, Save
+// Profiles and follows (docs/decisions/0020), as the shared listener: open the fixture artist's
+// profile, follow (the count rises, toast 'Following'), find the artist on /following and unfollow
+// there down to the empty state; then edit one's own profile: Cancel restores name and bio, Save
 // Changes (with an avatar) shows 'Profile updated successfully' and HTML stays text.
 import type { Page } from '@playwright/test';
 import {

@@ -40,7 +40,7 @@ export function uniqueEmail(prefix: string): string {
 }
 
 // The browser logs every non-2xx fetch; a 401 from the session probe while signed out and a
-// 404 from endpoints of later issues are expected answers, not bugs.
+// 404 from endpoints not built yet are expected answers, not bugs.
 const expectedConsole = [/Failed to load resource: the server responded with a status of 40[14]/];
 
 export const test = base.extend<{ consoleErrors: string[]; allowedConsoleErrors: RegExp[] }>({

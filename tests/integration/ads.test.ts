@@ -21,10 +21,10 @@ import {
 import { makePng, makeUser, makeWav, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 12 §4: the admin ad inventory (create, edit, deactivate, every refusal writing
- * nothing), get-active-ads (rotation, subscribers refused) and track-ad-impression (one per
- * showing, replays and concurrent twins no-ops, forged showings refused). Ad audio through
- * the media job: ads-media.test.ts.
+ * Ads (docs/decisions/0023): the admin ad inventory (create, edit, deactivate, every refusal
+ * writing nothing), get-active-ads (rotation, subscribers refused) and track-ad-impression (one per
+ * showing, replays and concurrent twins no-ops, forged showings refused). Ad audio through the
+ * media job: ads-media.test.ts.
  */
 
 const errorOf = (res: { json<T>(): T }) =>

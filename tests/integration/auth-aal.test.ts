@@ -8,8 +8,9 @@ import { signWithAppKey } from './app-signing-key.ts';
 import { freshIp, uniqueEmail } from './auth-helpers.ts';
 import { makePng, makeWav, multipart } from './songs-helpers.ts';
 
-// Issue 7 §1: once a user has a verified factor, a password-only (aal1) session reaches only
-// what the MFA challenge needs; everything else answers 403 insufficient_aal.
+// docs/decisions/0002, "aal2 on every route": once a user has a verified factor, a password-only
+// (aal1) session reaches only what the MFA challenge needs; everything else answers 403
+// insufficient_aal.
 
 /** Exactly the routes an aal1 session of an enrolled user may call (sign-out is public). */
 const CHALLENGE_ROUTES = [

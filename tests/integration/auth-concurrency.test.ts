@@ -33,9 +33,9 @@ describe.each(dbKinds)('refresh rotation under concurrency on %s', (kind) => {
     };
   }
 
-  // Changed by issue 6 §5: this used to expect 1 success, 9 × 401 and a revoked family — the
-  // user signed out by their own retries. Within the reuse interval every repeat gets a token
-  // of the current generation instead.
+  // Changed with the refresh reuse interval (docs/decisions/0002): this used to expect one
+  // success, 9 × 401 and a revoked family — the user signed out by their own retries. Within the
+  // reuse interval every repeat gets a token of the current generation instead.
   it('answers all of 10 parallel refreshes with one token and keeps the session alive', async () => {
     const { res } = await signUp(ctx.app);
     const { refresh_token, user } = res.json();

@@ -6,7 +6,7 @@ import { signUp } from './auth-helpers.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// Issue 7 §3: besides the 30-day inactivity timeout, a session ends a fixed time after
+// docs/decisions/0002: besides the 30-day inactivity timeout, a session ends a fixed time after
 // sign-in (SESSION_MAX_LIFETIME_DAYS), however often it is refreshed.
 function lifetimeClient(ctx: TestContext) {
   return {

@@ -189,8 +189,8 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
       expect(r.statusCode).toBe(200);
     });
 
-    // Changed by issue 6 §5: a second use right away is now a retry (next test); only after
-    // the reuse interval is it reuse.
+    // Changed with the refresh reuse interval (docs/decisions/0002): a second use right away is now
+    // a retry (next test); only after the reuse interval is it reuse.
     it('treats a second use of a token after the reuse interval as reuse: 401 and the whole family dies', async () => {
       const { res } = await signUp(ctx.app);
       const old = res.json().refresh_token;

@@ -5,7 +5,7 @@ import { useTestApp } from '../helpers/test-app.ts';
 import { signWithAppKey } from './app-signing-key.ts';
 import { signUp } from './auth-helpers.ts';
 
-// Issue 7 §2: access tokens name this service as their audience and always expire.
+// Access tokens name this service as their audience and always expire (docs/decisions/0002).
 describe.each(dbKinds)('access token claims on %s', (kind) => {
   const ctx = useTestApp(kind);
   const audience = () => `${ctx.env.publicUrl}/api`;

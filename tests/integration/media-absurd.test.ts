@@ -17,10 +17,10 @@ import {
   type TestUser,
 } from './songs-helpers.ts';
 
-// Issue 7 §10: an upload's duration comes from decoding it with ffmpeg; a file whose length
-// is absurd (beyond 4 h, a header that lies, a sample rate no audio has) or that does not
-// decode is refused with 422 and the spec's upload message, storing nothing; and no error
-// body names a server path.
+// docs/decisions/0006, "Bad bytes": an upload's duration comes from decoding it with ffmpeg; a file
+// whose length is absurd (beyond 4 h, a header that lies, a sample rate no audio has) or that does
+// not decode is refused with 422 and the spec's upload message, storing nothing; and no error body
+// names a server path.
 
 const AUDIO_INVALID =
   'Music file validation failed. Please ensure you are uploading a valid audio file.';

@@ -14,9 +14,9 @@ import {
 } from '../helpers/raw-http.ts';
 import { makeUser, makeWav, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
-// Issue 7 §8: a malformed multipart body, or HTTP that Node's own parser refuses, is a 4xx in
-// the API's error shape, never a 500 and never an ERROR in the log; nothing is stored. Over a
-// real socket: app.inject cannot cut a body short, hang up, or break HTTP framing.
+// A malformed multipart body (docs/decisions/0006, "Bad bytes"), or HTTP that Node's own parser
+// refuses, is a 4xx in the API's error shape, never a 500 and never an ERROR in the log; nothing is
+// stored. Over a real socket: app.inject cannot cut a body short, hang up, or break HTTP framing.
 
 const B = 'canto-boundary-1';
 

@@ -17,9 +17,9 @@ import {
 import { makeUser, rows } from './songs-helpers.ts';
 
 /*
- * Issue 11 point 4 across processes, on one PostgreSQL database (PGlite is one process's
- * database): a notification created through this test's app reaches a socket held by another
- * app process (the real server, src/server/main.ts, spawned), through LISTEN/NOTIFY. And a
+ * Live notifications (docs/decisions/0021) across processes, on one PostgreSQL database (PGlite is
+ * one process's database): a notification created through this test's app reaches a socket held by
+ * another app process (the real server, src/server/main.ts, spawned), through LISTEN/NOTIFY. And a
  * process whose listening connection is cut tells its sockets to catch up, then delivers again.
  */
 

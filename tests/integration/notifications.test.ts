@@ -10,9 +10,9 @@ import { LiveClient, notificationsApi, openLive } from './notifications-helpers.
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
 /*
- * Issue 11 points 3–6 on both engines: the REST API of the menu and the screen, what the
- * server creates (notify, the followers' fan-out, artist decisions), and live delivery over
- * the WebSocket with its refusals (no session, foreign Origin, bad frames).
+ * Notifications (docs/decisions/0021) on both engines: the REST API of the menu and the screen,
+ * what the server creates (notify, the followers' fan-out, artist decisions), and live delivery
+ * over the WebSocket with its refusals (no session, foreign Origin, bad frames).
  */
 
 type Row = { id: string; user_id: string; type: string; title: string; read: boolean };

@@ -6,7 +6,7 @@ import { dbKinds } from '../helpers/test-db.ts';
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
 /*
- * Parallel adds to one playlist (issue 10 §3): each add locks the playlist row, then reads
+ * Parallel adds to one playlist (docs/decisions/0017): each add locks the playlist row, then reads
  * the highest position and inserts after it, so positions stay unique and dense; the primary
  * key decides duplicates. PGlite has one connection (requests queue there), so the race needs
  * the PostgreSQL server, where the app's pool runs up to 10 transactions at once.

@@ -13,7 +13,7 @@ import { createShow, sendShow } from './podcasts-helpers.ts';
 import { makePng, makeUser, makeWav, rows } from './songs-helpers.ts';
 
 /**
- * Issue 10 §6: each show's public RSS feed, read by real parsers (the Podcast Index's
+ * docs/decisions/0019: each show's public RSS feed, read by real parsers (the Podcast Index's
  * podcast-partytime and the common rss-parser) as podcast apps read it, and the episodes'
  * public enclosure URLs: bytes with Range, no session, one download per GET from byte 0.
  * Rows are seeded in SQL and files put in storage, as the podcasts module's upload leaves them.

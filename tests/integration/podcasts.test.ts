@@ -30,10 +30,10 @@ import {
 } from './songs-helpers.ts';
 
 /*
- * Issue 10 points 4 and 5 on the server, and the podcast part of "Bad input": shows (list,
- * own, detail, create, edit), episode upload (spec §5 rules, content-checked like songs,
- * stored with its media job in one transaction), listening progress. The media job itself
- * runs in podcasts-media.test.ts; no worker runs here.
+ * Podcasts on the server (docs/decisions/0018) and their bad input: shows (list, own, detail,
+ * create, edit), episode upload (spec §5 rules, content-checked like songs, stored with its media
+ * job in one transaction), listening progress. The media job itself runs in podcasts-media.test.ts;
+ * no worker runs here.
  */
 
 const MB = 1024 * 1024;

@@ -1,6 +1,6 @@
-// Issue 12 §1–3 with PAYMENTS=local (the default): create-checkout gives Canto's own test-mode
-// checkout page, whose Confirm is the only way to premium here; the manage page cancels at
-// the period's end. Time moves on the test clock.
+// Premium (docs/decisions/0022) with PAYMENTS=local (the default): create-checkout gives Canto's
+// own test-mode checkout page, whose Confirm is the only way to premium here; the manage page
+// cancels at the period's end. Time moves on the test clock.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,8 +1,8 @@
-// Issue 12 §1 with PAYMENTS=stripe, through the real `stripe` package against a local fake
-// of the Stripe API (tests/helpers/fake-stripe.ts): checkout makes one customer per user
-// and a subscription-mode session for STRIPE_PRICE_ID; subscription state comes only from
-// webhooks signed with the package's test-header helper, each applied once, and events in
-// any order end in Stripe's current state.
+// Premium (docs/decisions/0022) with PAYMENTS=stripe, through the real `stripe` package against a
+// local fake of the Stripe API (tests/helpers/fake-stripe.ts): checkout makes one customer per user
+// and a subscription-mode session for STRIPE_PRICE_ID; subscription state comes only from webhooks
+// signed with the package's test-header helper, each applied once, and events in any order end in
+// Stripe's current state.
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

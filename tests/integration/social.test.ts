@@ -14,8 +14,8 @@ import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { makePng, makeUser, multipart, rows, storedFiles, type TestUser } from './songs-helpers.ts';
 
-// Issue 11 points 1–2 through the API: profiles (read, edit, avatar), follows and the
-// following list, each rule on PGlite and PostgreSQL.
+// Profiles and follows through the API (docs/decisions/0020): profiles (read, edit, avatar),
+// follows and the following list, each rule on PGlite and PostgreSQL.
 
 async function seedSong(
   ctx: TestContext,

@@ -96,7 +96,7 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
         duration: 201,
         play_count: 0,
         created_at: '2020-01-02T00:00:00.000Z',
-        // Not ours to process: no renditions, loudness or waveform (issue 8's contract).
+        // Not ours to process: no renditions, loudness or waveform (docs/decisions/0014).
         status: 'ready',
         renditions: [],
         loudness: null,

@@ -13,9 +13,9 @@ import {
   type TestUser,
 } from './songs-helpers.ts';
 
-// Issue 7 §9: NUL in any text field is a 400 (never PostgreSQL's 500); direction controls are
-// stripped and titles or names that show nothing are refused — for uploads, edits, sign-up
-// and the search genre, on both databases.
+// docs/decisions/0006, "Bad bytes": NUL in any text field is a 400 (never PostgreSQL's 500);
+// direction controls are stripped and titles or names that show nothing are refused — for uploads,
+// edits, sign-up and the search genre, on both databases.
 
 const NUL = 'Text must not contain NUL characters';
 const RLO = '\u202E'; // RIGHT-TO-LEFT OVERRIDE

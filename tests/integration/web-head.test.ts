@@ -1,4 +1,6 @@
-// HEAD on the web app's pages and HSTS only over https (issue 7, the small ones).
+// HEAD on the web app's pages, as GET without the body (monitors and link checkers send it),
+// and HSTS only with an https PUBLIC_URL (otherwise it would pin browsers to an https that does
+// not exist).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';

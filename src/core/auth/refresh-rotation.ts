@@ -1,4 +1,4 @@
-// Refresh-token rotation rules (product.md §2): pure decisions, time passed in.
+// Refresh-token rotation rules (docs/decisions/0002): pure decisions, time passed in.
 
 /** Access tokens are short-lived; the refresh token keeps the session going. */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

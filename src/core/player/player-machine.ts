@@ -124,7 +124,7 @@ export function skipAllowed(s: PlayerState): boolean {
 
 /**
  * What the web keeps in localStorage so a reload brings back the queue, the item and its
- * position (issue 9 point 8). Left out: `playing` (a reload always comes back paused),
+ * position (docs/decisions/0015). Left out: `playing` (a reload always comes back paused),
  * `premium` (the server's subscription check decides it on every load; a stored true must
  * never grant unlimited skips), `skipBlockedAt` (a reload must not show the toast again)
  * and `playId` (a counter for this page's engine only). The skip counter and its window DO

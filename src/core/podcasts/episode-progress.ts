@@ -1,8 +1,8 @@
 import { PLAYED_WITHIN_MS_OF_END } from '../validation/podcast.rules.ts';
 
 /*
- * When an episode counts as played (issue 10 §4: played / in progress, resumed on any
- * device). Pure: the server decides with it, the player may show the same thing early.
+ * When an episode counts as played (docs/decisions/0018: played / in progress, resumed on
+ * any device). Pure: the server decides with it, the player may show the same thing early.
  */
 
 /** Share of an episode heard that counts as played, wherever the end is. */

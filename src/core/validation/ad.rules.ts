@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { songLimits } from './song.rules.ts';
 import { textLine } from './text.rules.ts';
 
-// The ad inventory (issue 12 §4; spec §3 Advertisement, product.md §5): the limits and
+// The ad inventory (docs/decisions/0023; spec §3 Advertisement): the limits and
 // messages the admin form and the server share. The spec gives no ad texts of its own; the
 // upload ones are the song and episode forms' (spec §5), the rest say what was wrong.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { audioLimits, claimProblem, decodedProblem } from './audio.rules.ts';
 
-describe('audio rules (issue 7 §10)', () => {
+describe('audio rules', () => {
   it('refuses a sample rate no music has, before decoding', () => {
     expect(claimProblem({ sampleRate: 1, durationMs: 4_000_000 })).toBe('sample_rate');
     expect(claimProblem({ sampleRate: 7_999 })).toBe('sample_rate');

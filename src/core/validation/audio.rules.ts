@@ -1,6 +1,6 @@
-// Issue 7 §10: what an uploaded audio file may claim and decode to. The duration stored is
-// the one decoding measured; the container's own claim (a header, a Xing frame count) only
-// has to agree with it. Pure rules, so uploads of songs and episodes share them.
+// What an uploaded audio file may claim and decode to (docs/decisions/0006, "Bad bytes"). The
+// duration stored is the one decoding measured; the container's own claim (a header, a Xing frame
+// count) only has to agree with it. Pure rules, so uploads of songs and episodes share them.
 
 const HOUR_MS = 3_600_000;
 

@@ -35,7 +35,7 @@ const tricky = [
   'com',
   'example',
   'x.y',
-  // Issue 7 §9: NUL, direction controls and characters that show nothing.
+  // NUL, direction controls and characters that show nothing (text.check.ts).
   '\u0000',
   '\u202E',
   '\u2066',

@@ -1,4 +1,4 @@
-// Listening records and stats (product.md §4, spec §9): constants shared by web and server.
+// Listening records and stats (docs/decisions/0016, spec §9): constants web and server share.
 
 /** A play is completed once this percentage of the item's duration was heard. */
 export const COMPLETED_PERCENT = 90;

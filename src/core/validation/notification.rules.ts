@@ -1,7 +1,10 @@
-// Notifications (issue 11; spec §2 Notifications, §4 Notification, §8 messages, §9 constants;
-// product.md §8), shared by the bell, the /notifications screen and the server.
+// Notifications (docs/decisions/0021; spec §2 Notifications, §4 Notification, §8 messages, §9
+// constants), shared by the bell, the /notifications screen and the server.
 
-/** Every kind the server creates (product.md §8); 'system' is for operator announcements. */
+/**
+ * Every kind the server creates: a follow, a release (to each follower), an artist request's
+ * decision, a withdrawal's outcome; 'system' is for operator announcements.
+ */
 export const NOTIFICATION_TYPES = [
   'new_follower',
   'new_release',
@@ -72,8 +75,8 @@ export function clip(text: string, max: number): string {
 export type NotificationNotice = { title: string; message: string; link: string | null };
 
 /**
- * What the server's notifications say (product.md §8); new_follower's words are the social
- * module's (profile.rules.ts).
+ * What the server's notifications say; new_follower's words are the social module's
+ * (profile.rules.ts).
  */
 export const notificationNotices = {
   newRelease: (release: {

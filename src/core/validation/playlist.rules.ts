@@ -1,7 +1,7 @@
 import { textLine } from './text.rules.ts';
 
-// Spec §5 playlist and add-to-playlist rules, §8 messages, and the track limit (issue 10),
-// shared by the playlist screens and the server.
+// Spec §5 playlist and add-to-playlist rules, §8 messages, and the track limit
+// (docs/decisions/0017), shared by the playlist screens and the server.
 
 export const playlistLimits = {
   titleMax: 100,

@@ -1,4 +1,4 @@
-// What the player does while a podcast episode plays (issue 10 §4), apart from the zod rules
+// What the player does while a podcast episode plays (speeds, skips), apart from the zod rules
 // in podcast.rules.ts (which re-exports these): the player is in every signed-in page's
 // bundle, and importing the rules file there would pull zod into it.
 

@@ -3,7 +3,8 @@ import { songLimits } from './song.rules.ts';
 import { textLine } from './text.rules.ts';
 
 // Spec §5 podcast show and episode rules, §8 messages, and what podcast listeners expect
-// beyond the spec (issue 10 §4): shared by the podcast screens, the player and the server.
+// beyond the spec (speeds, skips, played state): shared by the podcast screens, the player
+// and the server.
 
 export const podcastLimits = {
   titleMax: 200,
@@ -77,7 +78,7 @@ export const PODCAST_CATEGORIES = [
 ] as const;
 export type PodcastCategory = (typeof PODCAST_CATEGORIES)[number];
 
-/** The speeds a podcast plays at (issue 10 §4), and the skip buttons while one plays. */
+/** The speeds a podcast plays at, and the skip buttons while one plays. */
 export {
   PLAYBACK_RATES,
   SKIP_BACK_SECONDS,

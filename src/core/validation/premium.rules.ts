@@ -1,8 +1,8 @@
-// Premium (spec §1, §2 Premium, §6 subscriber, §8, §9; product.md §5): the price, what it
+// Premium (spec §1, §2 Premium, §6 subscriber, §8, §9; docs/decisions/0022): the price, what it
 // gives, the spec's messages and the calendar arithmetic of a monthly period. Shared by web
 // and server; pure.
 
-/** Spec §9: $9.99 per month, in cents (money is integer cents, product.md §6). */
+/** Spec §9: $9.99 per month, in cents (money is integer cents: no float ever rounds it). */
 export const PREMIUM_PRICE_CENTS = 999;
 
 /** Spec §1 and §6: what a subscriber gets. */
@@ -15,7 +15,7 @@ export const PREMIUM_BENEFITS = [
 /** How long a local test-mode checkout link stays valid. */
 export const LOCAL_CHECKOUT_TTL_MS = 60 * 60_000;
 
-/** Stripe's default webhook signature tolerance, which Canto keeps (issue 12 §1). */
+/** Stripe's default webhook signature tolerance, which Canto keeps (docs/decisions/0022). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export const premiumMessages = {

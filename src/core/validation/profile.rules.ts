@@ -1,7 +1,7 @@
 import { isInvisible } from './text.check.ts';
 import { textLine } from './text.rules.ts';
 
-// Spec §5 profile rules, §2 Profile/Following texts and §8 messages (issue 11 points 1–2),
+// Spec §5 profile rules, §2 Profile/Following texts and §8 messages (docs/decisions/0020),
 // shared by the profile and following screens and the server.
 
 const MB = 1024 * 1024;
@@ -45,7 +45,7 @@ export const profileMessages = {
   newFollowerTitle: 'New follower',
 } as const;
 
-/** The notification a followed user gets (product.md §8 new_follower). */
+/** The new_follower notification a followed user gets (docs/decisions/0020). */
 export const newFollowerMessage = (followerName: string | null): string =>
   `${followerName ?? profileMessages.anonymous} started following you`;
 

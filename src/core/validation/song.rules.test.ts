@@ -119,7 +119,7 @@ describe('display helpers', () => {
   });
 });
 
-describe('song text is clean (issue 7 §9)', () => {
+describe('song text is clean', () => {
   it('strips direction controls from titles and genres, and trims what they hid', () => {
     const r = songUploadRules.parse({
       file: file(1),

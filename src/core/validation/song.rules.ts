@@ -146,7 +146,7 @@ function cleanTagText(s: string, max: number): string {
 }
 
 /**
- * The title to store when the form left it blank (product.md §3): the file's tag title,
+ * The title to store when the form left it blank (every song has a title): the file's tag title,
  * then the file name without its extension and any directory part, cut to the limit.
  */
 export function defaultSongTitle(

@@ -38,7 +38,7 @@ const INVISIBLE = [
   '\t',
 ];
 
-describe('text rules (issue 7 §9)', () => {
+describe('text rules', () => {
   it('strips every direction control, wherever it sits, and nothing else', () => {
     for (const c of BIDI) expect(stripBidiControls(`a${c}b${c}`), escape(c)).toBe('ab');
     expect(stripBidiControls('Song\u202Egpj.3pm')).toBe('Songgpj.3pm');

@@ -1,6 +1,7 @@
-// Issue 7 §9: what every line of user text (titles, genres, display names, search filters) goes
-// through before it is checked or stored. Plain functions without zod, so the /auth page's
-// own checks (auth.check.ts) use them too; text.rules.ts builds the zod rules from them.
+// What every line of user text (titles, genres, display names, search filters) goes through before
+// it is checked or stored (docs/decisions/0006, "Bad bytes"). Plain functions without zod, so the
+// /auth page's own checks (auth.check.ts) use them too; text.rules.ts builds the zod rules from
+// them.
 
 export const textMessages = {
   nul: 'Text must not contain NUL characters',

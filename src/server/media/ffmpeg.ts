@@ -4,13 +4,12 @@ import os from 'node:os';
 import type { Readable } from 'node:stream';
 
 /**
- * ffmpeg as a child process: uploads are measured by decoding them, not by what their headers
- * claim (issue 7 §10), and the media pipeline makes renditions, loudness and peaks with it
- * (docs/decisions/0014). The binary is FFMPEG_PATH (env.ts) or the one @ffmpeg-installer
+ * ffmpeg as a child process: uploads are measured by decoding them, not by what their headers claim
+ * (docs/decisions/0006, "Bad bytes"), and the media pipeline makes renditions, loudness and peaks
+ * with it (docs/decisions/0014). The binary is FFMPEG_PATH (env.ts) or the one @ffmpeg-installer
  * ships for this platform, resolved once, on first use. It is spawned without a shell, with
- * `-nostdin`, a time limit and server-made paths only: nothing a client sent reaches its
- * arguments. One instance per process caps how many run at once (MEDIA_WORKERS): each keeps
- * a core busy.
+ * `-nostdin`, a time limit and server-made paths only: nothing a client sent reaches its arguments.
+ * One instance per process caps how many run at once (MEDIA_WORKERS): each keeps a core busy.
  */
 
 /** ffmpeg demuxers for the containers uploads may be (media-intake's AudioContainer). */

@@ -12,7 +12,7 @@ export const createdAt = () =>
   timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /**
- * Money is integer cents held as a JS bigint (style.md): never a float, and sums over
+ * Money is integer cents held as a JS bigint: never a float, and sums over
  * many rows stay exact. Serialise with `String(cents)` or `Number(cents)` at the edge.
  */
 export const cents = (name: string) => bigint(name, { mode: 'bigint' });
@@ -32,6 +32,6 @@ export const lengthBetween = (
     sql`char_length(${column}) between ${sql.raw(String(min))} and ${sql.raw(String(max))}` as SQL,
   );
 
-/** `CHECK (col ~ 'YYYY-MM')`: a UTC calendar month with a real month number (product.md §6). */
+/** `CHECK (col ~ 'YYYY-MM')`: a UTC calendar month with a real month number (revenue months). */
 export const yearMonth = (name: string, column: AnyPgColumn) =>
   check(name, sql`${column} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`);

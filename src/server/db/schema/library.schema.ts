@@ -101,7 +101,7 @@ export const userFollows = pgTable(
 );
 
 /**
- * Where a listener is in an episode (issue 10 §4): kept on the server so another device
+ * Where a listener is in an episode (docs/decisions/0018): kept on the server so another device
  * resumes there too. `completed` once the end was (nearly) reached; it stays true when the
  * listener plays it again, while `position_ms` follows them.
  */

@@ -17,7 +17,7 @@ import { podcastEpisodes, songs } from './catalogue.schema.ts';
 import { nonNegative } from './columns.ts';
 
 /**
- * One row per play a signed-in user started (product.md §4). `listened_ms` is raised by
+ * One row per play a signed-in user started (docs/decisions/0016). `listened_ms` is raised by
  * progress reports and clamped to the item's duration by the server; `completed` once
  * ≥ 90 % was heard. Stats and revenue aggregate these rows in SQL.
  */

@@ -19,7 +19,8 @@ import { podcastEpisodes, songMediaStatusEnum, songs } from './catalogue.schema.
 import { cents, createdAt, lengthBetween, nonNegative, yearMonth } from './columns.ts';
 
 /*
- * Money tables (product.md §5–§7). All amounts are bigint cents with CHECK ≥ 0.
+ * Money tables: subscriptions, ads, revenue, withdrawals (docs/decisions/0022, 0023). All
+ * amounts are bigint cents with CHECK ≥ 0.
  * Rows that record money owed or paid (subscriptions, artist_revenue, withdrawals) use
  * ON DELETE RESTRICT towards users: deleting an account with a money history must be an
  * explicit decision (anonymise), never a silent cascade that rewrites the books.
@@ -118,7 +119,7 @@ export const ads = pgTable(
 
 /**
  * Each row is worth 0.5 cents to the artist of its song or the creator of its episode's
- * show (product.md §6.3). References are SET NULL so earned impressions outlive an ad.
+ * show (docs/decisions/0023). References are SET NULL so earned impressions outlive an ad.
  */
 export const adImpressions = pgTable(
   'ad_impressions',
@@ -187,7 +188,7 @@ export const artistRevenue = pgTable(
     calculatedAt: timestamp('calculated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // One row per (artist, month); a re-run replaces the month's rows (product.md §6.5).
+    // One row per (artist, month): a re-run replaces the month's rows, it never adds twice.
     uniqueIndex('artist_revenue_artist_month_key').on(t.artistId, t.month),
     index('artist_revenue_month_idx').on(t.month),
     yearMonth('artist_revenue_month_format', t.month),

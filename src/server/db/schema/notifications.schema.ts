@@ -3,7 +3,7 @@ import { boolean, index, pgEnum, pgTable, text, uuid } from 'drizzle-orm/pg-core
 import { users } from './auth.schema.ts';
 import { createdAt, lengthBetween } from './columns.ts';
 
-// product.md §8 lists who creates each type; 'system' is for operator announcements.
+// Who creates each type: notification.rules.ts; 'system' is for operator announcements.
 export const notificationTypeEnum = pgEnum('notification_type', [
   'new_follower',
   'new_release',

@@ -31,7 +31,7 @@ export const ROTATION_WINDOW = 1000;
 
 export type AdsRepository = ReturnType<typeof createAdsRepository>;
 
-/** The ad inventory, its renditions and impressions (issue 12 §4; docs/decisions/0023). */
+/** The ad inventory, its renditions and impressions (docs/decisions/0023). */
 export function createAdsRepository(db: Db) {
   return {
     /**

@@ -6,7 +6,7 @@ import { createPlaysRepository } from './plays.repository.ts';
 import { createStatsRepository } from './stats.repository.ts';
 
 /**
- * Listening records (product.md §4), recently played and the listener's stats (spec §2),
+ * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
  * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats.
  */
 export function createListeningModule(

@@ -26,7 +26,7 @@ export type ListeningServiceDeps = {
   clock: Clock;
 };
 
-/** Listening records (product.md §4), recently played and stats (spec §2). */
+/** Listening records (docs/decisions/0016), recently played and stats (spec §2). */
 export function createListeningService({ plays, stats, songsByIds, clock }: ListeningServiceDeps) {
   return {
     /** A signed-in user started a song: its record, and the song's play_count + 1. */

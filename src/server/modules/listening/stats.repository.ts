@@ -7,7 +7,7 @@ export type StatsRepository = ReturnType<typeof createStatsRepository>;
 
 /**
  * A listener's stats (spec §2 Stats, §3 User stats result) as ONE statement that answers
- * the whole JSON document; nothing is summed in JavaScript (product.md §4).
+ * the whole JSON document; nothing is summed in JavaScript (docs/decisions/0016).
  *
  * It reads the listener's running totals (listener_totals, _artists, _genres, _songs, kept
  * by triggers on stream_analytics in the statement of every play and report, ADR 0016), so

@@ -53,7 +53,7 @@ function stored(notice: Omit<NotificationNotice, 'link'> & { link?: string | nul
   };
 }
 
-/** Notifications (issue 11; spec §4 Notification, product.md §8). */
+/** Notifications (docs/decisions/0021; spec §4 Notification). */
 export function createNotificationsService(deps: {
   notifications: NotificationsRepository;
   clock: Clock;

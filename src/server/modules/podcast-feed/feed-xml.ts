@@ -1,5 +1,5 @@
 /**
- * A podcast's RSS 2.0 document (issue 10 §6): the channel and its items with the itunes and
+ * A podcast's RSS 2.0 document (docs/decisions/0019): the channel and its items with the itunes and
  * podcast namespaces, as podcast apps and directories read them. Pure: no I/O, every URL
  * already absolute. All text goes through `text`/`attr`, so a title like `<script>` or `&`
  * comes back from any XML parser exactly as typed, and nothing XML 1.0 forbids (control

@@ -6,7 +6,7 @@ import type { ProgressRow } from './episodes.repository.ts';
 
 export type EpisodeProgressRepository = ReturnType<typeof createEpisodeProgressRepository>;
 
-/** Where each listener is in each episode (issue 10 §4): one row per listener and episode. */
+/** Where each listener is in an episode (docs/decisions/0018): one row per listener and episode. */
 export function createEpisodeProgressRepository(db: Db) {
   return {
     /**

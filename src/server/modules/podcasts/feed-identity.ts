@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /*
- * A show's public feed URL and its podcast:guid (issue 10 §6). The guid is fixed once, when
+ * A show's public feed URL and its podcast:guid (docs/decisions/0018). The guid is fixed once, when
  * the show is created, and never changes after (podcast apps and indexes key the show on it,
  * even if PUBLIC_URL later moves).
  */

@@ -3,9 +3,9 @@ import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
 import type { PodcastsRepository, ShowRow } from './podcasts.repository.ts';
 
 /**
- * The show, if `userId` created it: only its creator may change it or add episodes (issue
- * 10 §5, server-side). Checked before a request's body is read, so a refused upload stores
- * nothing.
+ * The show, if `userId` created it: only its creator may change it or add episodes, whatever the
+ * client shows (docs/decisions/0018). Checked before a request's body is read, so a refused upload
+ * stores nothing.
  */
 export async function ownedShow(
   shows: Pick<PodcastsRepository, 'findById'>,

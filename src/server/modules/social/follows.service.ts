@@ -38,7 +38,7 @@ export function createFollowsService({ follows, notify }: FollowsServiceDeps) {
   return {
     /**
      * Idempotent: following again changes nothing and notifies no one. The first follow
-     * notifies the followed user (new_follower, product.md §8) in the same transaction, so
+     * notifies the followed user (new_follower, docs/decisions/0020) in the same transaction, so
      * there is never a follow without its notice, nor a notice without its follow.
      */
     async follow(followerId: string, userId: string): Promise<FollowState> {

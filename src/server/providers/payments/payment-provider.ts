@@ -1,5 +1,5 @@
 /**
- * How listeners pay for premium (product.md §5, docs/decisions/0022). PAYMENTS picks one
+ * How listeners pay for premium (docs/decisions/0022). PAYMENTS picks one
  * provider at start; the premium module holds the rules and the rows, a provider only talks
  * to the payment service (or, for the local test mode, signs its own checkout links).
  */
