@@ -1,4 +1,4 @@
-// Where the listener is in an episode (issue 10 §4), kept on the server so another device
+// Where the listener is in an episode, kept on the server so another device
 // resumes there: PUT /api/me/episode-progress/{id} every ~15 s of playback, on pause, after a
 // seek, at the end (completed) and when another item starts. A failure is only logged and
 // playback goes on, as with stream records. It also remembers where episodes were left in this

@@ -1,4 +1,4 @@
-// The Media Session API (issue 9 point 8): lock screens, notification shades and hardware
+// The Media Session API: lock screens, notification shades and hardware
 // media keys show the item (title, artist, artwork) and drive the player. Absent in some
 // browsers and in insecure contexts: then nothing happens. The session comes in (the
 // browser's, or a fake in tests), so what is shown and bound is tested without a browser.

@@ -1,4 +1,4 @@
-// The player kept across a reload (issue 9 point 8): the machine's `persistable` part as
+// The player kept across a reload: the machine's `persistable` part as
 // JSON in localStorage, per signed-in user (another account on this browser gets its own),
 // given back to the machine's `restored` (which checks each field and comes back paused).
 // Items also carry what the engine needs (media, kind, duration, waveform; an episode's show

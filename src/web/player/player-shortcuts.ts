@@ -1,5 +1,5 @@
-// Keyboard shortcuts (issue 9 point 8): Space play/pause, Shift+→ next, Shift+← previous,
-// M mute; while an episode is current, ← skips back 15 s and → forward 30 s (issue 10 §4).
+// Keyboard shortcuts: Space play/pause, Shift+→ next, Shift+← previous,
+// M mute; while an episode is current, ← skips back 15 s and → forward 30 s.
 // Never while the listener types (inputs, text areas, contenteditable, text-like
 // widgets), never with Ctrl/Alt/Meta (the browser's and the system's own), never when a
 // control already handled the key (a drag handle, a menu), and Space never on a control

@@ -9,7 +9,7 @@ import type { PlaybackEvents } from './playback-events.ts';
 import { usePlaybackRateSetting, type PlaybackRate } from './playback-rate.ts';
 import type { PlayerMedia } from './rendition-choice.ts';
 
-/** A playable item with what the engine needs to pick its file and gain (issue 8, 9). */
+/** A playable item with what the engine needs to pick its file and gain. */
 export interface PlayerItem extends PlayableItem {
   /** Null for items without pipeline media: `audioUrl` is played as it is. */
   media: PlayerMedia | null;
@@ -18,7 +18,7 @@ export interface PlayerItem extends PlayableItem {
   /** Signed URL of the song's WaveformDocument, when the pipeline made one. */
   waveformUrl?: string | null;
   kind: 'song' | 'episode';
-  /** Songs: the uploading artist, whose profile the second line opens (issue 11). */
+  /** Songs: the uploading artist, whose profile the second line opens. */
   artistId?: string;
   /** Episodes: their show, whose cached episode list follows the listener's progress. */
   podcastId?: string;
