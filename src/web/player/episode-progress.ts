@@ -7,7 +7,8 @@
 import type { EpisodeProgressBody } from '@/contracts/podcasts.contract.ts';
 
 export interface EpisodeProgressApi {
-  save(episodeId: string, body: EpisodeProgressBody): Promise<unknown>;
+  /** The server's answer says whether the episode now counts as played. */
+  save(episodeId: string, body: EpisodeProgressBody): Promise<{ completed: boolean } | void>;
 }
 
 /** What was saved (completed as the server answered), for the cached episode list. */
@@ -34,13 +35,6 @@ interface Listening {
   /** The position last sent (or where this start began). */
   saved: number;
 }
-
-const completedIn = (answer: unknown): boolean | undefined =>
-  typeof answer === 'object' &&
-  answer !== null &&
-  typeof (answer as { completed?: unknown }).completed === 'boolean'
-    ? (answer as { completed: boolean }).completed
-    : undefined;
 
 const seconds = (n: number) =>
   Math.round(Math.min(Math.max(Number.isFinite(n) ? n : 0, 0), MAX_POSITION_S) * 1000) / 1000;
@@ -150,7 +144,7 @@ export class EpisodeProgressReporter {
       this.api.save(l.episodeId, body).then(
         // The server's word on completion wins (it also marks an episode heard to near its end).
         (answer) => {
-          const heard = { ...saved, completed: completedIn(answer) ?? completed };
+          const heard = { ...saved, completed: answer ? answer.completed : completed };
           this.leftAt.set(heard.episodeId, heard);
           this.onSaved(heard);
         },
