@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { PodcastDetail } from '@/contracts/podcasts.contract.ts';
 import type { EpisodeProgressSaved } from '@/web/player/episode-progress.ts';
+import type { PlaybackEvents } from '@/web/player/playback-events.ts';
 import { usePlaybackEvents } from '@/web/player/use-player.ts';
 import { podcastKeys } from './podcast-keys.ts';
 
@@ -33,12 +34,13 @@ export function showEpisodeProgress(client: QueryClient, saved: EpisodeProgressS
   void client.invalidateQueries({ queryKey: key });
 }
 
+/** The cached shows follow the player's saved positions; returns what stops it. */
+export const followEpisodeProgress = (events: PlaybackEvents, client: QueryClient): (() => void) =>
+  events.on('episodeProgressSaved', (saved) => showEpisodeProgress(client, saved));
+
 /** Keeps the cached shows in step with the player while mounted inside the PlayerProvider. */
 export function useEpisodeProgressCache(): void {
   const client = useQueryClient();
   const events = usePlaybackEvents();
-  useEffect(
-    () => events.on('episodeProgressSaved', (saved) => showEpisodeProgress(client, saved)),
-    [client, events],
-  );
+  useEffect(() => followEpisodeProgress(events, client), [client, events]);
 }
