@@ -9,7 +9,7 @@ import { AppShell } from '@/web/shell/lazy-app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/shell/route-guards.tsx';
 import { PlayerProvider } from '@/web/player/player-provider.tsx';
-import { showEpisodeProgress } from '@/web/features/podcasts/index.ts';
+import { useEpisodeProgressCache } from '@/web/features/podcasts/index.ts';
 
 // One chunk per screen: only the shell and the router ship in the first load.
 const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
@@ -63,7 +63,8 @@ const routes: RouteObject[] = [
     element: (
       <RequireSignedIn>
         {/* Above the shell's routes: playback goes on while the listener moves between screens. */}
-        <PlayerProvider onEpisodeProgressSaved={(saved) => showEpisodeProgress(queryClient, saved)}>
+        <PlayerProvider>
+          <PlaybackFollowers />
           <AppShell />
         </PlayerProvider>
       </RequireSignedIn>
@@ -134,6 +135,12 @@ const routes: RouteObject[] = [
 ];
 
 const router = createBrowserRouter(routes);
+
+/** What features do as the player plays (their caches follow it), inside the PlayerProvider. */
+function PlaybackFollowers() {
+  useEpisodeProgressCache();
+  return null;
+}
 
 function SessionKeeper() {
   useSessionKeeper();

@@ -1,4 +1,4 @@
-// The ONE audio engine (issue 9): the only code that touches <audio> elements. The provider
+// The ONE audio engine: the only code that touches <audio> elements. The provider
 // tells it what to play (the machine's current item), what comes next and the levels; the
 // engine reports the element's own events (time, duration, play, outside pauses, end).
 //

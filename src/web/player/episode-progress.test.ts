@@ -4,6 +4,7 @@ import {
   EpisodeProgressReporter,
   type EpisodeProgressApi,
   type EpisodeProgressSaved,
+  type SeekTimer,
 } from './episode-progress.ts';
 
 const EP = { id: 'ep-1', kind: 'episode', podcastId: 'show-1' };
@@ -144,5 +145,94 @@ describe('EpisodeProgressReporter', () => {
     r.report();
     await flush();
     expect(sent.map(([, b]) => b.position)).toEqual([12.346, 0, 86_400]);
+  });
+});
+
+function fakeTimer() {
+  const pending = new Map<number, () => void>();
+  let next = 0;
+  const timer: SeekTimer = {
+    set: (run) => {
+      next += 1;
+      pending.set(next, run);
+      return next;
+    },
+    clear: (handle) => pending.delete(handle as number),
+  };
+  const fire = () => {
+    const runs = [...pending.values()];
+    pending.clear();
+    for (const run of runs) run();
+  };
+  return { timer, pending, fire };
+}
+
+describe('EpisodeProgressReporter after seeks', () => {
+  it('a run of seeks saves the position once, where the run ended', async () => {
+    const { api, sent } = fakeApi();
+    const { timer, pending, fire } = fakeTimer();
+    const r = new EpisodeProgressReporter(api, undefined, undefined, timer);
+    r.begin(EP, 0);
+    r.seeked(10);
+    r.seeked(20);
+    r.seeked(30);
+    expect(pending.size).toBe(1);
+    await flush();
+    expect(sent).toEqual([]);
+    fire();
+    await flush();
+    expect(sent).toEqual([['ep-1', { position: 30 }]]);
+  });
+
+  it('a seek in a song, or after the player went away, saves nothing', async () => {
+    const { api, sent } = fakeApi();
+    const { timer, pending, fire } = fakeTimer();
+    const r = new EpisodeProgressReporter(api, undefined, undefined, timer);
+    r.begin(SONG, 0);
+    r.seeked(10);
+    expect(pending.size).toBe(0);
+    r.begin(EP, 0);
+    r.seeked(40);
+    r.dispose();
+    expect(pending.size).toBe(0);
+    fire();
+    await flush();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('EpisodeProgressReporter.resumeAt', () => {
+  it("an episode resumes where this page saved it, before the item's own point", async () => {
+    const { api } = fakeApi();
+    const r = new EpisodeProgressReporter(api);
+    const item = { ...EP, resumeAt: 100 };
+    expect(r.resumeAt(item)).toBe(100);
+    r.begin(item, 100);
+    r.moved(250);
+    r.finish();
+    await flush();
+    expect(r.resumeAt(item)).toBe(250);
+  });
+
+  it('an episode played to the end starts at 0; a song always does', async () => {
+    const { api } = fakeApi();
+    const r = new EpisodeProgressReporter(api);
+    const item = { ...EP, resumeAt: 100 };
+    r.begin(item, 100);
+    r.ended(1800);
+    await flush();
+    expect(r.resumeAt(item)).toBe(0);
+    expect(r.resumeAt({ ...SONG, resumeAt: 30 })).toBe(0);
+  });
+
+  it('a save that failed leaves the resume point as it was', async () => {
+    const { api } = fakeApi({ failFirst: true });
+    const r = new EpisodeProgressReporter(api, undefined, () => undefined);
+    const item = { ...EP, resumeAt: 5 };
+    r.begin(item, 5);
+    r.moved(90);
+    r.report();
+    await flush();
+    expect(r.resumeAt(item)).toBe(5);
   });
 });

@@ -1,11 +1,14 @@
-// Where the listener is in an episode (issue 10 §4), kept on the server so another device
+// Where the listener is in an episode, kept on the server so another device
 // resumes there: PUT /api/me/episode-progress/{id} every ~15 s of playback, on pause, after a
 // seek, at the end (completed) and when another item starts. A failure is only logged and
-// playback goes on, as with stream records. I/O comes in, so it is tested without a server.
+// playback goes on, as with stream records. It also remembers where episodes were left in this
+// page, newer than the items' own resume points. I/O and timers come in, so it is tested
+// without a server or a clock.
 import type { EpisodeProgressBody } from '@/contracts/podcasts.contract.ts';
 
 export interface EpisodeProgressApi {
-  save(episodeId: string, body: EpisodeProgressBody): Promise<unknown>;
+  /** The server's answer says whether the episode now counts as played. */
+  save(episodeId: string, body: EpisodeProgressBody): Promise<{ completed: boolean } | void>;
 }
 
 /** What was saved (completed as the server answered), for the cached episode list. */
@@ -18,6 +21,8 @@ export interface EpisodeProgressSaved {
 
 /** How often a playing episode's position is saved. */
 export const PROGRESS_EVERY_MS = 15_000;
+/** A run of seeks (arrow keys on the scrubber) saves the position once, this long after it. */
+export const SEEK_SAVE_DELAY_MS = 1_000;
 /** A move smaller than this since the last save is not worth a request. */
 const MIN_CHANGE_S = 1;
 /** The contract's bound (a day). */
@@ -31,26 +36,66 @@ interface Listening {
   saved: number;
 }
 
-const completedIn = (answer: unknown): boolean | undefined =>
-  typeof answer === 'object' &&
-  answer !== null &&
-  typeof (answer as { completed?: unknown }).completed === 'boolean'
-    ? (answer as { completed: boolean }).completed
-    : undefined;
-
 const seconds = (n: number) =>
   Math.round(Math.min(Math.max(Number.isFinite(n) ? n : 0, 0), MAX_POSITION_S) * 1000) / 1000;
+
+/** The one timer a run of seeks needs (setTimeout in the browser, a fake in tests). */
+export interface SeekTimer {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const browserTimer: SeekTimer = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 export class EpisodeProgressReporter {
   private listening: Listening | null = null;
   // One save at a time, in order: a pause right after a timed save must land last.
   private chain: Promise<unknown> = Promise.resolve();
+  // Where episodes were left in this page (saved), by episode id.
+  private readonly leftAt = new Map<string, EpisodeProgressSaved>();
+  private seekSave: { handle: unknown } | null = null;
 
   constructor(
     private readonly api: EpisodeProgressApi,
     private readonly onSaved: (saved: EpisodeProgressSaved) => void = () => undefined,
     private readonly log: (message: string, error: unknown) => void = (m, e) => console.warn(m, e),
+    private readonly timer: SeekTimer = browserTimer,
   ) {}
+
+  /** Where an item starts when it is started anew: an episode where it was left (this page's
+   * saves first, then the item's own resume point), 0 once played; songs at 0. */
+  resumeAt(item: { id: string; kind?: string; resumeAt?: number }): number {
+    if (item.kind !== 'episode') return 0;
+    const saved = this.leftAt.get(item.id);
+    if (saved) return saved.completed ? 0 : saved.position;
+    return item.resumeAt ?? 0;
+  }
+
+  /** The listener sought to `position`: saved once a run of seeks is over. */
+  seeked(position: number): void {
+    if (!this.listening) return;
+    this.moved(position);
+    this.cancelSeekSave();
+    const pending: { handle: unknown } = { handle: null };
+    pending.handle = this.timer.set(() => {
+      if (this.seekSave === pending) this.seekSave = null;
+      this.report();
+    }, SEEK_SAVE_DELAY_MS);
+    this.seekSave = pending;
+  }
+
+  /** The page leaves the player: a pending save after seeks is dropped. */
+  dispose(): void {
+    this.cancelSeekSave();
+  }
+
+  private cancelSeekSave() {
+    if (this.seekSave) this.timer.clear(this.seekSave.handle);
+    this.seekSave = null;
+  }
 
   /** A start of an item at `position`: the episode before is saved; songs are not tracked. */
   begin(item: { id: string; kind?: string; podcastId?: string }, position = 0): void {
@@ -98,7 +143,11 @@ export class EpisodeProgressReporter {
     this.chain = this.chain.then(() =>
       this.api.save(l.episodeId, body).then(
         // The server's word on completion wins (it also marks an episode heard to near its end).
-        (answer) => this.onSaved({ ...saved, completed: completedIn(answer) ?? completed }),
+        (answer) => {
+          const heard = { ...saved, completed: answer ? answer.completed : completed };
+          this.leftAt.set(heard.episodeId, heard);
+          this.onSaved(heard);
+        },
         (e: unknown) => this.log('Episode progress was not saved', e),
       ),
     );

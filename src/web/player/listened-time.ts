@@ -1,4 +1,4 @@
-// How much of a play was actually heard (issue 9 point 5): the total of forward steps of the
+// How much of a play was actually heard: the total of forward steps of the
 // playing position, not the position itself, so a seek forward adds nothing, a seek back
 // does not take anything away, and replayed parts count again as heard.
 

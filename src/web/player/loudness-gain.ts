@@ -1,4 +1,4 @@
-// Loudness normalisation (issue 8): the server measures each song and says how many dB to
+// Loudness normalisation: the server measures each song and says how many dB to
 // add or take away (loudness.gain_db); the player turns that into a linear gain.
 
 /** 10^(dB/20); no measurement (or a nonsense one) means no change. */

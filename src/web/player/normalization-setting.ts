@@ -1,4 +1,4 @@
-// Loudness normalisation on or off (issue 9), per browser, on unless the listener turned it
+// Loudness normalisation on or off, per browser, on unless the listener turned it
 // off: songs then play at the gain the media pipeline measured (target -14 LUFS, never
 // above the true peak; the server computes gain_db), or as mastered when off.
 import { deviceSetting } from './device-setting.ts';

@@ -1,4 +1,4 @@
-// The listener's streaming quality (issue 8): a choice per browser, Normal unless changed.
+// The listener's streaming quality: a choice per browser, Normal unless changed.
 // Data saver and Normal aim at a bitrate; High plays the original upload.
 
 export const QUALITIES = ['data-saver', 'normal', 'high'] as const;

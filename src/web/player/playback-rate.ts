@@ -1,4 +1,4 @@
-// The speed episodes play at (issue 10 §4: 0.75×–2×), a choice per browser like quality:
+// The speed episodes play at (0.75×–2×), a choice per browser like quality:
 // 1× unless changed. Songs always play at 1×; the provider decides which rate applies.
 import { PLAYBACK_RATES } from '@/core/validation/podcast-playback.rules.ts';
 import { deviceSetting } from './device-setting.ts';

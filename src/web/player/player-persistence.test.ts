@@ -4,7 +4,12 @@ import {
   playerReducer,
   type PlayerState,
 } from '@/core/player/player-machine.ts';
-import { decodePlayer, encodePlayer } from './player-persistence.ts';
+import {
+  decodePlayer,
+  encodePlayer,
+  PlayerKeeper,
+  type PlayerStore,
+} from './player-persistence.ts';
 import type { PlayerItem } from './use-player.ts';
 
 const item = (id: string): PlayerItem => ({
@@ -129,5 +134,41 @@ describe('player persistence', () => {
     expect(worse.kind).toBe('episode');
     expect(worse.podcastId).toBeUndefined();
     expect(worse.resumeAt).toBe(0);
+  });
+});
+
+describe('PlayerKeeper', () => {
+  function memoryStore() {
+    const kept = new Map<string, string>();
+    const store: PlayerStore = {
+      load: (userId) => decodePlayer(kept.get(userId) ?? null),
+      save: (userId, state) => kept.set(userId, encodePlayer(state)),
+    };
+    return { kept, store };
+  }
+  const playing = (id: string) =>
+    playerReducer(initialPlayerState, { type: 'itemLoaded', item: item(id) });
+
+  it('keeps nothing before the player was restored for that user', () => {
+    const { kept, store } = memoryStore();
+    kept.set('u1', encodePlayer(playing('a')));
+    const keeper = new PlayerKeeper(store);
+    keeper.save('u1', initialPlayerState); // the first render's empty player
+    expect(decodePlayer(kept.get('u1')!)?.current?.id).toBe('a');
+    expect(keeper.restore('u1')?.saved?.current?.id).toBe('a');
+    keeper.save('u1', playing('b'));
+    expect(decodePlayer(kept.get('u1')!)?.current?.id).toBe('b');
+  });
+
+  it('restores once per user; another user gets their own', () => {
+    const { kept, store } = memoryStore();
+    kept.set('u2', encodePlayer(playing('c')));
+    const keeper = new PlayerKeeper(store);
+    expect(keeper.restore('u1')).toEqual({ saved: null });
+    expect(keeper.restore('u1')).toBeNull();
+    expect(keeper.restore('u2')?.saved?.current?.id).toBe('c');
+    keeper.save('u1', playing('a')); // no longer the user the player was restored for
+    keeper.save(null, playing('a'));
+    expect(kept.has('u1')).toBe(false);
   });
 });

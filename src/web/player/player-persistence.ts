@@ -1,8 +1,9 @@
-// The player kept across a reload (issue 9 point 8): the machine's `persistable` part as
+// The player kept across a reload: the machine's `persistable` part as
 // JSON in localStorage, per signed-in user (another account on this browser gets its own),
 // given back to the machine's `restored` (which checks each field and comes back paused).
 // Items also carry what the engine needs (media, kind, duration, waveform; an episode's show
-// and resume point), checked here.
+// and resume point), checked here. PlayerKeeper says when to restore and when to keep, over a
+// store that comes in (localStorage, or a fake in tests).
 import {
   persistable,
   type PersistedPlayer,
@@ -105,5 +106,35 @@ export function savePlayer(userId: string, state: PlayerState): void {
     localStorage.setItem(storageKey(userId), encodePlayer(state));
   } catch {
     // Storage refused (privacy mode, full quota): the player just is not kept.
+  }
+}
+
+/** Where the player is kept per user. */
+export interface PlayerStore {
+  load(userId: string): Partial<PlayerState> | null;
+  save(userId: string, state: PlayerState): void;
+}
+
+export const browserPlayerStore: PlayerStore = { load: loadPlayer, save: savePlayer };
+
+export class PlayerKeeper {
+  private restoredFor: string | null = null;
+
+  constructor(private readonly store: PlayerStore = browserPlayerStore) {}
+
+  /**
+   * The first time `userId` is seen: what was kept for them (`saved` null when nothing was);
+   * null when the player was already restored for them.
+   */
+  restore(userId: string): { saved: Partial<PlayerState> | null } | null {
+    if (this.restoredFor === userId) return null;
+    this.restoredFor = userId;
+    return { saved: this.store.load(userId) };
+  }
+
+  /** Keeps the player of `userId`; not before it was restored for them, so the empty player
+   * of a first render is never written over the one kept. */
+  save(userId: string | null, state: PlayerState): void {
+    if (userId !== null && this.restoredFor === userId) this.store.save(userId, state);
   }
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { shortcutFor, type ShortcutKey, type ShortcutTarget } from './player-shortcuts.ts';
+import {
+  SKIP_BACK_SECONDS,
+  SKIP_FORWARD_SECONDS,
+} from '@/core/validation/podcast-playback.rules.ts';
+import {
+  shortcutFor,
+  shortcutRunner,
+  type ShortcutKey,
+  type ShortcutTarget,
+} from './player-shortcuts.ts';
 
 const key = (k: string, over: Partial<ShortcutKey> = {}): ShortcutKey => ({
   key: k,
@@ -88,5 +97,48 @@ describe('player shortcuts', () => {
 
   it('menus keep their own keys (type-ahead)', () => {
     expect(shortcutFor(key('m'), el('DIV', { role: 'menuitemradio' }))).toBeNull();
+  });
+});
+
+describe('shortcutRunner', () => {
+  function runner() {
+    const calls: string[] = [];
+    const run = shortcutRunner({
+      toggle: () => calls.push('toggle'),
+      next: () => calls.push('next'),
+      previous: () => calls.push('previous'),
+      toggleMute: () => calls.push('mute'),
+      skipBy: (s) => calls.push(`skipBy ${s}`),
+    });
+    const press = (k: string, target: ShortcutTarget | null, kind: string | null, over = {}) => {
+      let prevented = false;
+      run({ ...key(k, over), preventDefault: () => (prevented = true) }, target, kind);
+      return prevented;
+    };
+    return { calls, press };
+  }
+
+  it('runs the action of the key and keeps the key from the page', () => {
+    const { calls, press } = runner();
+    expect(press(' ', null, 'song')).toBe(true);
+    expect(press('ArrowRight', null, 'song', shift)).toBe(true);
+    expect(press('ArrowLeft', null, 'song', shift)).toBe(true);
+    expect(press('m', null, 'song')).toBe(true);
+    expect(calls).toEqual(['toggle', 'next', 'previous', 'mute']);
+  });
+
+  it("an episode's arrows skip back and forward by the app's steps", () => {
+    const { calls, press } = runner();
+    press('ArrowLeft', null, 'episode');
+    press('ArrowRight', null, 'episode');
+    expect(calls).toEqual([`skipBy ${-SKIP_BACK_SECONDS}`, `skipBy ${SKIP_FORWARD_SECONDS}`]);
+  });
+
+  it('nothing loaded, no shortcut, or typing: nothing runs and the key is the page’s', () => {
+    const { calls, press } = runner();
+    expect(press(' ', null, null)).toBe(false);
+    expect(press('ArrowLeft', null, 'song')).toBe(false);
+    expect(press('m', el('INPUT'), 'song')).toBe(false);
+    expect(calls).toEqual([]);
   });
 });

@@ -1,9 +1,15 @@
-// Keyboard shortcuts (issue 9 point 8): Space play/pause, Shift+→ next, Shift+← previous,
-// M mute; while an episode is current, ← skips back 15 s and → forward 30 s (issue 10 §4).
+// Keyboard shortcuts: Space play/pause, Shift+→ next, Shift+← previous,
+// M mute; while an episode is current, ← skips back 15 s and → forward 30 s.
 // Never while the listener types (inputs, text areas, contenteditable, text-like
 // widgets), never with Ctrl/Alt/Meta (the browser's and the system's own), never when a
 // control already handled the key (a drag handle, a menu), and Space never on a control
-// Space activates (a button would be pressed twice). Pure: the key and its target come in.
+// Space activates (a button would be pressed twice). Pure: the key, its target and the
+// controls come in.
+import {
+  SKIP_BACK_SECONDS,
+  SKIP_FORWARD_SECONDS,
+} from '@/core/validation/podcast-playback.rules.ts';
+import type { PlayerControls } from './use-player.ts';
 
 export type ShortcutAction = 'toggle' | 'next' | 'previous' | 'mute' | 'skipBack' | 'skipForward';
 
@@ -86,5 +92,37 @@ export function describeTarget(el: EventTarget | null): ShortcutTarget | null {
     tagName: el.tagName,
     isContentEditable: el.isContentEditable,
     role: el.getAttribute('role'),
+  };
+}
+
+/** A key press as the page hears it: the key, and the way to keep it from the page. */
+export interface ShortcutPress extends ShortcutKey {
+  preventDefault(): void;
+}
+
+export type ShortcutControls = Pick<
+  PlayerControls,
+  'toggle' | 'next' | 'previous' | 'toggleMute' | 'skipBy'
+>;
+
+/**
+ * What the page's key presses do to the player: nothing while nothing is loaded, else the
+ * shortcut's action (the key is then kept from the page). `kind`: the current item's.
+ */
+export function shortcutRunner(controls: ShortcutControls) {
+  const run: Record<ShortcutAction, () => void> = {
+    toggle: () => controls.toggle(),
+    next: () => controls.next(),
+    previous: () => controls.previous(),
+    mute: () => controls.toggleMute(),
+    skipBack: () => controls.skipBy(-SKIP_BACK_SECONDS),
+    skipForward: () => controls.skipBy(SKIP_FORWARD_SECONDS),
+  };
+  return (e: ShortcutPress, target: ShortcutTarget | null, kind: string | null): void => {
+    if (kind === null) return;
+    const action = shortcutFor(e, target, kind === 'episode');
+    if (!action) return;
+    e.preventDefault();
+    run[action]();
   };
 }

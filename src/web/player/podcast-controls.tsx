@@ -1,4 +1,4 @@
-// What the player bar adds while an episode is current (issue 10 §4): skip back 15 s, skip
+// What the player bar adds while an episode is current: skip back 15 s, skip
 // forward 30 s, and the speed (0.75×–2×, kept per device). Songs show none of it.
 import { useId } from 'react';
 import { RotateCcw, RotateCw } from 'lucide-react';

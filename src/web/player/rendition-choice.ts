@@ -1,4 +1,4 @@
-// Which file the player streams (issue 8): a rendition the browser says it can play, chosen
+// Which file the player streams: a rendition the browser says it can play, chosen
 // by the listener's quality, else the original. Pure: canPlayType's answers come in.
 import type { SongMediaStatus, SongRenditionDto } from '@/contracts/songs.contract.ts';
 import { QUALITY_TARGET_KBPS, type Quality } from './playback-quality.ts';

@@ -1,4 +1,4 @@
-// Stream records (issue 9 point 5): POST /api/plays when a signed-in listener starts an
+// Stream records: POST /api/plays when a signed-in listener starts an
 // item, then PATCH the milliseconds heard (the total so far) on pause, skip, end and every
 // 30 s. A failure is only logged and playback goes on (spec §4, §8). I/O comes in, so the
 // bookkeeping is tested without a server.

@@ -1,14 +1,15 @@
 // The player's contexts, read by hooks: what is loaded (cards re-render when it changes),
 // where playback is (only the bar re-renders on progress ticks), the queue and modes (the
 // bar and the queue panel), and the controls (stable; components that only act never
-// re-render).
+// re-render), and the playback events a feature listens to.
 import { createContext, useContext } from 'react';
 import type { PlayableItem, RepeatMode } from '@/core/player/player-machine.ts';
 import { useNormalizationSetting } from './normalization-setting.ts';
+import type { PlaybackEvents } from './playback-events.ts';
 import { usePlaybackRateSetting, type PlaybackRate } from './playback-rate.ts';
 import type { PlayerMedia } from './rendition-choice.ts';
 
-/** A playable item with what the engine needs to pick its file and gain (issue 8, 9). */
+/** A playable item with what the engine needs to pick its file and gain. */
 export interface PlayerItem extends PlayableItem {
   /** Null for items without pipeline media: `audioUrl` is played as it is. */
   media: PlayerMedia | null;
@@ -17,7 +18,7 @@ export interface PlayerItem extends PlayableItem {
   /** Signed URL of the song's WaveformDocument, when the pipeline made one. */
   waveformUrl?: string | null;
   kind: 'song' | 'episode';
-  /** Songs: the uploading artist, whose profile the second line opens (issue 11). */
+  /** Songs: the uploading artist, whose profile the second line opens. */
   artistId?: string;
   /** Episodes: their show, whose cached episode list follows the listener's progress. */
   podcastId?: string;
@@ -84,6 +85,7 @@ export const NowPlayingContext = createContext<PlayerNowPlaying | null>(null);
 export const ProgressContext = createContext<PlayerProgress | null>(null);
 export const QueueContext = createContext<PlayerQueue | null>(null);
 export const ControlsContext = createContext<PlayerControls | null>(null);
+export const PlaybackEventsContext = createContext<PlaybackEvents | null>(null);
 
 function required<T>(value: T | null, hook: string): T {
   if (value === null) throw new Error(`${hook} must be used inside <PlayerProvider>`);
@@ -94,6 +96,9 @@ export const useNowPlaying = () => required(useContext(NowPlayingContext), 'useN
 export const usePlayerProgress = () => required(useContext(ProgressContext), 'usePlayerProgress');
 export const usePlayerQueue = () => required(useContext(QueueContext), 'usePlayerQueue');
 export const usePlayerControls = () => required(useContext(ControlsContext), 'usePlayerControls');
+/** What the player tells as it plays (playback-events.ts), for a feature to follow. */
+export const usePlaybackEvents = () =>
+  required(useContext(PlaybackEventsContext), 'usePlaybackEvents');
 /** Whether loudness normalisation is on on this device. */
 export const useNormalization = (): boolean => useNormalizationSetting();
 /** The speed chosen for episodes on this device. */

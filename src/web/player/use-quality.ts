@@ -1,4 +1,4 @@
-// The listener's streaming quality, kept per browser (issue 8) and shared by the player
+// The listener's streaming quality, kept per browser and shared by the player
 // engine and the control.
 import { deviceSetting } from './device-setting.ts';
 import { DEFAULT_QUALITY, parseQuality, type Quality } from './playback-quality.ts';

@@ -1,4 +1,4 @@
-// The progress slider drawn from the song's waveform peaks (issue 9 §9): the elapsed part
+// The progress slider drawn from the song's waveform peaks: the elapsed part
 // filled, seekable by pointer (click or drag) and keyboard. A native range input carries the
 // slider semantics and focus (screen readers, and tests can `fill` it); the pointer is
 // handled on the drawing so a drag only seeks once, on release.

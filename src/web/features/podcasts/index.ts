@@ -1,4 +1,4 @@
-// The podcasts feature's public face for the app: its cache's answer to a saved episode
-// position, handed to the player. Its screens (podcasts-page, podcast-upload-page) are lazy
-// routes in app.tsx.
-export { showEpisodeProgress } from './episode-progress-cache.ts';
+// The podcasts feature's public face for the app: the hook that keeps its cache in step with
+// the player's saved episode positions, mounted by app.tsx inside the player. Its screens
+// (podcasts-page, podcast-upload-page) are lazy routes in app.tsx.
+export { useEpisodeProgressCache } from './episode-progress-cache.ts';
