@@ -1,12 +1,14 @@
 // The page the server sends carries the first load's hints for the requested path: the screen's
 // chunks, the session for everyone, and the subscription and the screen's first query for a
-// visitor with an access cookie (docs/decisions/0026-first-load.md).
+// signed-in visitor who owes no second factor (docs/decisions/0026-first-load.md).
+import { sql } from 'drizzle-orm';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
+import { makeUser } from './songs-helpers.ts';
 
 const indexHtml =
   '<!doctype html><html><head><title>Canto</title></head><body><div id="root"></div></body></html>';
@@ -58,21 +60,34 @@ describe.each(dbKinds)('first-load hints in the page on %s', (kind) => {
     expect(modulePreloads(await page('/profile/123'))).toEqual([]);
   });
 
-  it('asks a visitor without an access cookie for the session only', async () => {
+  it('asks a visitor who is not signed in for the session only', async () => {
     expect(fetchPreloads(await page('/'))).toEqual(['/api/auth/session']);
     expect(fetchPreloads(await page('/auth', 'canto_refresh=x'))).toEqual(['/api/auth/session']);
+    // A cookie that is not a live session's token counts for nothing.
+    expect(fetchPreloads(await page('/', 'canto_access=not-a-token'))).toEqual([
+      '/api/auth/session',
+    ]);
   });
 
-  it("asks a visitor with an access cookie for the subscription and the screen's first query too", async () => {
-    expect(fetchPreloads(await page('/', 'canto_access=token'))).toEqual([
+  it("asks a signed-in visitor for the subscription and the screen's first query too", async () => {
+    const { token } = await makeUser(ctx, 'listener', 'First Load');
+    expect(fetchPreloads(await page('/', `canto_access=${token}`))).toEqual([
       '/api/auth/session',
       '/api/subscription',
       '/api/songs/home',
     ]);
-    expect(fetchPreloads(await page('/browse', 'canto_access=token'))).toEqual([
+    expect(fetchPreloads(await page('/browse', `canto_access=${token}`))).toEqual([
       '/api/auth/session',
       '/api/subscription',
     ]);
+  });
+
+  it('asks a session that owes its second factor for the session only', async () => {
+    const { token, userId } = await makeUser(ctx, 'listener', 'Owes Factor');
+    await ctx.db.database.db.execute(
+      sql`insert into mfa_factors (user_id, factor_type, status) values (${userId}, 'totp', 'verified')`,
+    );
+    expect(fetchPreloads(await page('/', `canto_access=${token}`))).toEqual(['/api/auth/session']);
   });
 
   it('answers HEAD with the same headers and no body', async () => {

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { authApi } from '../../contracts/api/auth.api.ts';
 import { premiumApi } from '../../contracts/api/premium.api.ts';
 import { songsApi } from '../../contracts/api/songs.api.ts';
-import { ACCESS_COOKIE } from './access-policy.ts';
+import { needsStepUp } from '../../core/auth/aal.ts';
 
 /**
  * The first query of a screen, by path, that the server asks the browser to start beside the
@@ -32,8 +32,8 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 
 /**
  * The hints for one page request: the screen's chunks, and the requests every screen waits for
- * (the session; for a visitor with an access cookie, the subscription and the screen's first
- * query), so they travel beside the scripts instead of after them. The fetch hints carry the
+ * (the session; for a signed-in visitor who owes no second factor, the subscription and the
+ * screen's first query), so they travel beside the scripts instead of after them. The fetch hints carry the
  * cookies as the web app's own calls do (credentials include), so those calls find them.
  * docs/decisions/0026-first-load.md.
  */
@@ -87,11 +87,19 @@ export function registerWebApp(app: FastifyInstance, webDir: string) {
     const at = html.indexOf('</head>');
     if (at < 0) return html;
     const pathname = request.url.split('?')[0]!;
-    const hints = firstLoadHints(pathname, Boolean(request.cookies?.[ACCESS_COOKIE]), screens);
+    const viewer = request.principal;
+    const signedIn = viewer !== null && !needsStepUp(viewer.aal, viewer.hasVerifiedFactor);
+    const hints = firstLoadHints(pathname, signedIn, screens);
     return `${html.slice(0, at)}${hints.join('')}${html.slice(at)}`;
   }
 
-  app.setNotFoundHandler(async (request, reply) => {
+  // The access policy resolves the caller for this handler too (optionalPrincipal): a page's
+  // hints depend on who asks, and a session that owes its second factor gets none of the
+  // screens' data (it would answer 403). Fastify reads `config` here as on a route.
+  const notFound = {
+    config: { access: 'public', optionalPrincipal: true, allowAal1: true },
+  } as const;
+  app.setNotFoundHandler(notFound as object, async (request, reply) => {
     const url = request.url;
     const isPage = request.method === 'GET' || request.method === 'HEAD';
     if (url.startsWith('/api') || url.startsWith('/media') || !isPage) {
