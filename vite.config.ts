@@ -49,32 +49,54 @@ function precompress(): Plugin {
 }
 
 /**
- * /auth is every new visitor's first screen: index.html preloads its chunk (and the chunks it
- * imports) so it downloads beside the entry instead of after the entry has run.
+ * The first screens a visitor can land on, by path, and the page module each one shows. The
+ * build writes `first-screens.json` (path → the page's chunk and the chunks it imports that
+ * index.html does not load already); the server preloads the requested path's files beside
+ * the entry, so a visitor downloads the screen they are going to, not the sign-in page.
+ * docs/decisions/0026-first-load.md.
  */
-function preloadFirstScreen(page: string): Plugin {
+const FIRST_SCREENS: Record<string, string> = {
+  '/': 'features/catalogue/home-page.tsx',
+  '/auth': 'features/auth/auth-page.tsx',
+  '/browse': 'features/catalogue/browse-page.tsx',
+  '/search': 'features/catalogue/search-page.tsx',
+  '/podcasts': 'features/podcasts/podcasts-page.tsx',
+  '/playlists': 'features/library/playlists-page.tsx',
+  '/liked': 'features/library/liked-songs-page.tsx',
+  '/recently-played': 'features/listening/recently-played-page.tsx',
+  '/premium': 'features/premium/premium-page.tsx',
+  '/notifications': 'features/notifications/notifications-page.tsx',
+};
+
+function firstScreens(screens: Record<string, string>): Plugin {
   return {
-    name: 'canto:preload-first-screen',
+    name: 'canto:first-screens',
     apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
-        const pageChunk = chunks.find((c) => c.facadeModuleId?.endsWith(page));
-        if (!pageChunk) throw new Error(`preloadFirstScreen: no chunk for ${page}`);
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) throw new Error('firstScreens: no entry chunk');
+      // What index.html loads already: the entry and its static imports.
+      const initial = new Set<string>();
+      const walk = (file: string, into: Set<string>) => {
+        if (into.has(file) || initial.has(file)) return;
+        into.add(file);
+        chunks.find((c) => c.fileName === file)?.imports.forEach((i) => walk(i, into));
+      };
+      walk(entry.fileName, initial);
+      const map: Record<string, string[]> = {};
+      for (const [route, page] of Object.entries(screens)) {
+        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/src/web/${page}`));
+        if (!chunk) throw new Error(`firstScreens: no chunk for ${page}`);
         const files = new Set<string>();
-        const visit = (file: string) => {
-          if (files.has(file) || html.includes(`/${file}"`)) return;
-          files.add(file);
-          chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
-        };
-        visit(pageChunk.fileName);
-        return [...files].map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
+        walk(chunk.fileName, files);
+        map[route] = [...files].map((f) => `/${f}`);
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: 'first-screens.json',
+        source: `${JSON.stringify(map, null, 2)}\n`,
+      });
     },
   };
 }
@@ -83,26 +105,46 @@ function preloadFirstScreen(page: string): Plugin {
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [
-    react(),
-    tailwindcss(),
-    preloadFirstScreen('/src/web/features/auth/auth-page.tsx'),
-    precompress(),
-  ],
+  plugins: [react(), tailwindcss(), firstScreens(FIRST_SCREENS), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: false,
+    // vendor is one chunk on purpose (~600 kB before compression, ~190 kB gzip): one request
+    // beside the entry instead of a wave of small ones (docs/decisions/0026-first-load.md).
+    chunkSizeWarningLimit: 700,
     rolldownOptions: {
       output: {
+        // By layer, so the first load is three files (entry, vendor, app core) plus the
+        // screen's own chunk, all requested at once: docs/decisions/0026-first-load.md.
         codeSplitting: {
-          // React and the router change with upgrades only: their own long-cached chunk
-          // survives deploys of the app code.
           groups: [
             {
-              name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              // Libraries the first screen needs: they change with upgrades only, so their
+              // long-cached chunk survives deploys of the app code. A library only lazy screens
+              // use (drag and drop, passkeys) is left to them.
+              name: 'vendor',
+              test: /[\\/]node_modules[\\/]/,
+              tags: ['$initial'],
+              priority: 3,
+            },
+            {
+              // What every screen stands on: shell, session, player, lib, the shared components
+              // and the features' faces the shell composes, with the contracts and core they read.
+              name: 'app',
+              test: /[\\/]src[\\/]/,
+              tags: ['$initial'],
+              priority: 2,
+            },
+            {
+              // What two lazy screens or more share (song grids, playlist dialogs, icons): one
+              // chunk beside the screen's own, instead of a wave of small ones. Libraries are
+              // left out: drag and drop or passkeys would ride along to every screen.
+              name: 'screens',
+              test: /[\\/](src[\\/]web|node_modules[\\/]lucide-react)[\\/]/,
+              minShareCount: 2,
+              priority: 1,
             },
           ],
         },

@@ -1,50 +1,83 @@
-import { lazy, StrictMode, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import {
+  Children,
+  isValidElement,
+  lazy,
+  StrictMode,
+  Suspense,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
 import { screens, type ScreenHandle } from '@/web/shell/screens.ts';
 import { useSessionKeeper } from '@/web/session/use-session.ts';
 import { queryClient } from '@/web/session/query-client.ts';
-import { AppShell } from '@/web/shell/lazy-app-shell.tsx';
+import { AppShell } from '@/web/shell/app-shell.tsx';
 import { FullPageLoading } from '@/web/components/page-status.tsx';
 import { GuestOnly, RequireRole, RequireSignedIn } from '@/web/shell/route-guards.tsx';
 import { PlayerProvider } from '@/web/player/player-provider.tsx';
 import { useEpisodeProgressCache } from '@/web/features/podcasts/index.ts';
 
-// One chunk per screen: only the shell and the router ship in the first load.
-const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
-const HomePage = lazy(() => import('./features/catalogue/home-page.tsx'));
-const BrowsePage = lazy(() => import('./features/catalogue/browse-page.tsx'));
-const SearchPage = lazy(() => import('./features/catalogue/search-page.tsx'));
-const UploadPage = lazy(() => import('./features/upload/upload-page.tsx'));
-const AdminArtistApprovalPage = lazy(
+type Screen = ComponentType & { load: () => Promise<unknown> };
+
+/**
+ * A screen in its own chunk. `load()` starts loading it ahead of the first render
+ * (preloadScreen); a screen whose module is in by the time it mounts renders at once, instead
+ * of suspending and showing the loading message for a frame or more.
+ */
+function lazyScreen(importPage: () => Promise<{ default: ComponentType }>): Screen {
+  let loaded: ComponentType | undefined;
+  const load = () =>
+    importPage().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(load);
+  function LazyScreen() {
+    // Chosen once per mount: switching from Lazy to the loaded component would remount it.
+    const [Page] = useState<ComponentType>(() => loaded ?? Lazy);
+    return <Page />;
+  }
+  return Object.assign(LazyScreen, { load });
+}
+
+// One chunk per screen: the shell, session and player ship in the first load, and the
+// server preloads the requested screen's chunk beside them (docs/decisions/0026-first-load.md).
+const AuthPage = lazyScreen(() => import('./features/auth/auth-page.tsx'));
+const HomePage = lazyScreen(() => import('./features/catalogue/home-page.tsx'));
+const BrowsePage = lazyScreen(() => import('./features/catalogue/browse-page.tsx'));
+const SearchPage = lazyScreen(() => import('./features/catalogue/search-page.tsx'));
+const UploadPage = lazyScreen(() => import('./features/upload/upload-page.tsx'));
+const AdminArtistApprovalPage = lazyScreen(
   () => import('./features/artist-approval/artist-approval-page.tsx'),
 );
-const NotFoundPage = lazy(() => import('./shell/not-found-page.tsx'));
-const ScreenPage = lazy(() => import('./shell/screen-page.tsx'));
-const SecurityPage = lazy(() => import('./features/auth/security-page.tsx'));
-const RecentlyPlayedPage = lazy(() => import('./features/listening/recently-played-page.tsx'));
-const StatsPage = lazy(() => import('./features/listening/stats-page.tsx'));
-const LikedSongsPage = lazy(() => import('./features/library/liked-songs-page.tsx'));
-const PlaylistsPage = lazy(() => import('./features/library/playlists-page.tsx'));
-const PlaylistPage = lazy(() => import('./features/library/playlist-page.tsx'));
-const ProfilePage = lazy(() => import('./features/social/profile-page.tsx'));
-const FollowingPage = lazy(() => import('./features/social/following-page.tsx'));
-const NotificationsPage = lazy(() => import('./features/notifications/notifications-page.tsx'));
-const PremiumPage = lazy(() => import('./features/premium/premium-page.tsx'));
-const CheckoutPage = lazy(() => import('./features/premium/checkout-page.tsx'));
-const ManageSubscriptionPage = lazy(
+const NotFoundPage = lazyScreen(() => import('./shell/not-found-page.tsx'));
+const ScreenPage = lazyScreen(() => import('./shell/screen-page.tsx'));
+const SecurityPage = lazyScreen(() => import('./features/auth/security-page.tsx'));
+const RecentlyPlayedPage = lazyScreen(
+  () => import('./features/listening/recently-played-page.tsx'),
+);
+const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
+const LikedSongsPage = lazyScreen(() => import('./features/library/liked-songs-page.tsx'));
+const PlaylistsPage = lazyScreen(() => import('./features/library/playlists-page.tsx'));
+const PlaylistPage = lazyScreen(() => import('./features/library/playlist-page.tsx'));
+const ProfilePage = lazyScreen(() => import('./features/social/profile-page.tsx'));
+const FollowingPage = lazyScreen(() => import('./features/social/following-page.tsx'));
+const NotificationsPage = lazyScreen(
+  () => import('./features/notifications/notifications-page.tsx'),
+);
+const PremiumPage = lazyScreen(() => import('./features/premium/premium-page.tsx'));
+const CheckoutPage = lazyScreen(() => import('./features/premium/checkout-page.tsx'));
+const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
-const AdminAdsPage = lazy(() => import('./features/ads/admin-ads-page.tsx'));
-const PodcastsPage = lazy(() => import('./features/podcasts/podcasts-page.tsx'));
-const PodcastUploadPage = lazy(() => import('./features/podcasts/podcast-upload-page.tsx'));
+const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
+const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
+const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
-function screen(
-  path: string,
-  handle: ScreenHandle,
-  Page: LazyExoticComponent<ComponentType> = ScreenPage,
-): RouteObject {
+function screen(path: string, handle: ScreenHandle, Page: Screen = ScreenPage): RouteObject {
   return { path, handle, element: <Page /> };
 }
 
@@ -135,6 +168,18 @@ const routes: RouteObject[] = [
 ];
 
 const router = createBrowserRouter(routes);
+
+function screensIn(node: ReactNode): Screen[] {
+  if (!isValidElement<{ children?: ReactNode }>(node)) return [];
+  const own = typeof node.type === 'function' && 'load' in node.type ? [node.type as Screen] : [];
+  return [...own, ...Children.toArray(node.props.children).flatMap(screensIn)];
+}
+
+/** Starts loading the screens `pathname` shows, so they are in when the guards let them render. */
+export function preloadScreen(pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? [])
+    for (const screen of screensIn(match.route.element)) void screen.load().catch(() => {});
+}
 
 /** What features do as the player plays (their caches follow it), inside the PlayerProvider. */
 function PlaybackFollowers() {

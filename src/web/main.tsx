@@ -1,13 +1,15 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.tsx';
-import { loadAppShell } from './shell/lazy-app-shell.tsx';
+import { App, preloadScreen } from './app.tsx';
+import { startBootQueries } from './session/boot-queries.ts';
+import { queryClient } from './session/query-client.ts';
 import './styles.css';
 
-// Fetch the first screen's code alongside the session probe rather than after the router
-// and the guards have rendered (the lazy() calls in app.tsx then find it loaded).
-if (location.pathname === '/auth') void import('./features/auth/auth-page.tsx');
-else void loadAppShell();
+// Before the first render: the guards then find the session on its way (or answered), the
+// subscription follows it at once rather than after the shell has rendered, and the screen's
+// module (preloaded by the server's hints) is in when the guards let it render.
+startBootQueries(queryClient);
+preloadScreen(location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Canto: #root element missing from index.html');

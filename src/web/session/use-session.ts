@@ -1,5 +1,11 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type {
   AuthSession,
   Role,
@@ -7,6 +13,7 @@ import type {
   SignInBody,
   SignUpBody,
 } from '@/contracts/auth.contract.ts';
+import { authApi } from '@/contracts/api/auth.api.ts';
 import {
   api,
   isApiError,
@@ -19,12 +26,16 @@ export const sessionKey = ['auth', 'session'] as const;
 
 async function fetchSession(): Promise<SessionInfo | null> {
   try {
-    return await api.get<SessionInfo>('/auth/session');
+    return await api(authApi.session);
   } catch (e) {
     if (isApiError(e) && e.status === 401) return null;
     throw e;
   }
 }
+
+/** Signed in with a password only while a verified factor exists: aal2 is owed. */
+export const owesSecondFactor = (session: SessionInfo): boolean =>
+  session.aal === 'aal1' && session.next_aal === 'aal2';
 
 export type SessionStatus = 'loading' | 'signed-in' | 'signed-out' | 'error';
 
@@ -41,15 +52,20 @@ export interface SessionState {
   retry: () => void;
 }
 
+/** The session query, for the hook and for main.tsx, which starts it before the first render. */
+export const sessionQuery = queryOptions({
+  queryKey: sessionKey,
+  queryFn: fetchSession,
+  staleTime: 60_000,
+  // A network hiccup is retried; a definite answer from the server is not.
+  retry: (count, e) => !(isApiError(e) && e.status > 0 && e.status < 500) && count < 2,
+});
+
 export function useSession(): SessionState {
   const query = useQuery({
-    queryKey: sessionKey,
-    queryFn: fetchSession,
-    staleTime: 60_000,
+    ...sessionQuery,
     // Roles can change elsewhere (an admin approves an artist): recheck when the tab returns.
     refetchOnWindowFocus: (q) => q.state.data != null,
-    // A network hiccup is retried; a definite answer from the server is not.
-    retry: (count, e) => !(isApiError(e) && e.status > 0 && e.status < 500) && count < 2,
   });
   const session = query.data ?? null;
   const roles = session?.user.roles ?? [];
@@ -65,7 +81,7 @@ export function useSession(): SessionState {
     isArtist: roles.includes('artist'),
     isAdmin: roles.includes('admin'),
     isPendingArtist: roles.includes('pending_artist'),
-    needsMfa: session?.aal === 'aal1' && session.next_aal === 'aal2',
+    needsMfa: session ? owesSecondFactor(session) : false,
     retry: () => void query.refetch(),
   };
 }
@@ -121,7 +137,7 @@ function toSessionInfo(s: Partial<AuthSession> | undefined): SessionInfo | null 
   return { user: s.user, aal: s.aal, next_aal: s.next_aal, expires_at: s.expires_at };
 }
 
-async function adoptSession(qc: QueryClient, res: Partial<AuthSession> | undefined) {
+async function adoptSession(qc: QueryClient, res: Partial<AuthSession>) {
   const info = toSessionInfo(res);
   if (info) qc.setQueryData(sessionKey, info);
   else await qc.fetchQuery({ queryKey: sessionKey, queryFn: fetchSession, staleTime: 0 });
@@ -130,7 +146,7 @@ async function adoptSession(qc: QueryClient, res: Partial<AuthSession> | undefin
 export function useSignIn() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SignInBody) => api.post<Partial<AuthSession>>('/auth/sign-in', body),
+    mutationFn: (body: SignInBody) => api(authApi.signIn, { body }),
     onSuccess: (res) => adoptSession(qc, res),
   });
 }
@@ -138,7 +154,7 @@ export function useSignIn() {
 export function useSignUp() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SignUpBody) => api.post<Partial<AuthSession>>('/auth/sign-up', body),
+    mutationFn: (body: SignUpBody) => api(authApi.signUp, { body }),
     onSuccess: (res) => adoptSession(qc, res),
   });
 }
@@ -146,7 +162,7 @@ export function useSignUp() {
 export function useSignOut() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<void>('/auth/sign-out'),
+    mutationFn: () => api(authApi.signOut),
     // Signing out locally must succeed even if the server call fails.
     onSettled: () => {
       qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
