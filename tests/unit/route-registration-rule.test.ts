@@ -40,6 +40,12 @@ const cases: { file: string; code: string; allowed: boolean; because: string }[]
     because: 'a route registered by hand in a nested scope',
   },
   {
+    file: 'src/server/modules/songs/songs.routes.ts',
+    code: plugin("app.post('/songs', { config: { access: 'artist' } }, async () => ({}));"),
+    allowed: false,
+    because: 'an upload route registered by hand (multipart routes have entries too)',
+  },
+  {
     file: 'src/server/modules/system/system.module.ts',
     code: plugin("app.get('/api/health', {}, async () => ({ status: 'ok' }));"),
     allowed: false,

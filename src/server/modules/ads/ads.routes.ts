@@ -1,14 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  activeAdResponse,
-  adActiveBody,
-  adIdParams,
-  adImpressionBody,
-  adImpressionResult,
-  adminAdDto,
-  adminAdList,
-} from '../../../contracts/ads.contract.ts';
+import { adsApi } from '../../../contracts/api/ads.api.ts';
 import { requirePrincipal } from '../../http/access-policy.ts';
+import { contractRoute } from '../../http/contract-route.ts';
 import { acceptUploads, withUpload } from '../../media/upload-form.ts';
 import { adEditForm, adForm } from './ads.forms.ts';
 import type { AdsService } from './ads.service.ts';
@@ -26,98 +19,65 @@ export const adsRoutes =
     // Registered here, not app-wide: only the upload routes take multipart bodies.
     await acceptUploads(app, adForm);
 
-    app.get(
-      '/admin/ads',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: ['ads'],
-          summary: 'The ad inventory: every ad, newest first',
-          response: { 200: adminAdList },
-        },
-      },
-      async () => ({ items: await ads.all() }),
-    );
+    contractRoute(app, adsApi.all, {
+      config: { access: 'admin' },
+      schema: { tags: ['ads'], summary: 'The ad inventory: every ad, newest first' },
+      handler: async () => ({ items: await ads.all() }),
+    });
 
-    app.post(
-      '/admin/ads',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: ['ads'],
-          summary: 'Create an ad (active at once); its audio goes through the media pipeline',
-          ...adForm.doc,
-          response: { 201: adminAdDto },
-        },
+    contractRoute(app, adsApi.create, {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['ads'],
+        summary: 'Create an ad (active at once); its audio goes through the media pipeline',
+        ...adForm.doc,
       },
-      async (request, reply) =>
+      handler: async (request, reply) =>
         reply
           .status(201)
           .send(await withUpload(request, adForm, { tempDir }, (upload) => ads.create(upload))),
-    );
+    });
 
-    app.patch(
-      '/admin/ads/:id',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: ['ads'],
-          summary: 'Edit an ad; a new image or audio replaces the old',
-          ...adEditForm.doc,
-          params: adIdParams,
-          response: { 200: adminAdDto },
-        },
+    contractRoute(app, adsApi.update, {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['ads'],
+        summary: 'Edit an ad; a new image or audio replaces the old',
+        ...adEditForm.doc,
       },
-      async (request) =>
+      handler: async (request) =>
         withUpload(request, adEditForm, { tempDir }, (upload) =>
           ads.update(request.params.id, upload),
         ),
-    );
+    });
 
-    app.put(
-      '/admin/ads/:id/active',
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags: ['ads'],
-          summary: 'Deactivate or reactivate an ad',
-          params: adIdParams,
-          body: adActiveBody,
-          response: { 200: adminAdDto },
-        },
-      },
-      async (request) => ads.setActive(request.params.id, request.body.active),
-    );
+    contractRoute(app, adsApi.setActive, {
+      config: { access: 'admin' },
+      schema: { tags: ['ads'], summary: 'Deactivate or reactivate an ad' },
+      handler: async (request) => ads.setActive(request.params.id, request.body.active),
+    });
 
-    app.get(
-      '/ads/active',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['ads'],
-          summary:
-            'get-active-ads: the next active ad for a listener without premium, with its showing',
-          response: { 200: activeAdResponse },
-        },
+    contractRoute(app, adsApi.next, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['ads'],
+        summary:
+          'get-active-ads: the next active ad for a listener without premium, with its showing',
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
         // Every answer is a new showing: never a cached one.
         reply.header('cache-control', 'no-store');
         return ads.next(requirePrincipal(request).userId);
       },
-    );
+    });
 
-    app.post(
-      '/ads/impressions',
-      {
-        config: { access: 'signed-in' },
-        schema: {
-          tags: ['ads'],
-          summary: 'track-ad-impression: one per showing; a replay records nothing',
-          body: adImpressionBody,
-          response: { 200: adImpressionResult },
-        },
+    contractRoute(app, adsApi.recordImpression, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['ads'],
+        summary: 'track-ad-impression: one per showing; a replay records nothing',
       },
-      async (request) => ads.recordImpression(requirePrincipal(request).userId, request.body),
-    );
+      handler: async (request) =>
+        ads.recordImpression(requirePrincipal(request).userId, request.body),
+    });
   };

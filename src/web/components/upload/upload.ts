@@ -1,7 +1,15 @@
 // Multipart uploads with progress. fetch() has no upload progress events, so this one path
 // uses XMLHttpRequest; errors come back as the api-client's ApiError, like every other call.
+// An upload names its operation by its route table entry, as `api()` calls do.
 import type { ErrorBody } from '@/contracts/auth.contract.ts';
-import { ApiError, refreshSession } from '@/web/lib/api-client.ts';
+import {
+  ApiError,
+  refreshSession,
+  routeUrl,
+  type ApiAnswer,
+  type ApiInput,
+  type JsonRoute,
+} from '@/web/lib/api-client.ts';
 
 /** What the upload forms' checks read of a File (so they run without a DOM). */
 export type UploadFile = Pick<File, 'size' | 'type'>;
@@ -11,23 +19,28 @@ export interface UploadProgress {
   total: number;
 }
 
+/** An operation of the route table whose body is a multipart form (a song, an episode…). */
+export type UploadRoute = JsonRoute & { readonly multipart: true };
+
+/** Where an upload goes: the entry's path params, when it has any. */
+export type UploadTarget<R extends UploadRoute> = Pick<ApiInput<R>, 'params'>;
+
 export interface UploadOptions {
-  /** POST (the default) creates; PUT replaces, e.g. a song's cover art. */
-  method?: 'POST' | 'PUT';
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
 
 const NETWORK_MESSAGE = 'Network error. Please check your connection and try again.';
 
-function sendOnce<T>(
-  path: string,
+function sendOnce(
+  method: string,
+  url: string,
   body: FormData,
-  { method = 'POST', onProgress, signal }: UploadOptions,
-): Promise<{ status: number; data: T | ErrorBody | null }> {
+  { onProgress, signal }: UploadOptions,
+): Promise<{ status: number; data: unknown }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open(method, `/api${path}`);
+    xhr.open(method, url);
     xhr.withCredentials = true;
     xhr.responseType = 'json';
     xhr.setRequestHeader('Accept', 'application/json');
@@ -43,19 +56,25 @@ function sendOnce<T>(
   });
 }
 
-/** POST (or PUT) a multipart body to /api<path>; resolves with the JSON answer, rejects with ApiError. */
-export async function uploadForm<T>(
-  path: string,
+/**
+ * Sends a multipart body to the operation `route` (its method, its path with `target`'s
+ * params); resolves with the JSON answer its entry types, rejects with ApiError.
+ */
+export async function uploadForm<R extends UploadRoute>(
+  route: R,
+  target: UploadTarget<R>,
   body: FormData,
   options: UploadOptions = {},
-): Promise<T> {
+): Promise<ApiAnswer<R>> {
+  const url = routeUrl(route, target);
   const sentAt = Date.now();
-  let res = await sendOnce<T>(path, body, options);
+  let res = await sendOnce(route.method, url, body, options);
   // An access token that expired mid-form: refresh once and send again, like api-client.
   if (res.status === 401 && (await refreshSession(sentAt))) {
-    res = await sendOnce<T>(path, body, options);
+    res = await sendOnce(route.method, url, body, options);
   }
-  if (res.status >= 200 && res.status < 300) return res.data as T;
+  // XHR parsed the JSON (responseType 'json'); the entry's response schema is its shape.
+  if (res.status >= 200 && res.status < 300) return res.data as ApiAnswer<R>;
   const error = (res.data as Partial<ErrorBody> | null)?.error;
   throw new ApiError(
     res.status,

@@ -1,7 +1,8 @@
 // One multipart upload as a form runs it: the percent sent so far, Cancel, and a stop when the
 // form leaves the screen (the server keeps nothing of a stopped upload).
 import { useEffect, useRef, useState } from 'react';
-import { uploadForm } from './upload.ts';
+import type { ApiAnswer } from '@/web/lib/api-client.ts';
+import { uploadForm, type UploadRoute, type UploadTarget } from './upload.ts';
 
 /** The upload was stopped (Cancel, or the form left the screen): nothing to tell anyone. */
 export const isUploadStopped = (e: unknown): boolean =>
@@ -13,13 +14,17 @@ export function useUpload() {
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
-  /** POSTs `body` to /api<path> with progress; rejects as uploadForm does. */
-  const send = async <T>(path: string, body: FormData): Promise<T> => {
+  /** Sends `body` to the operation `route` with progress; rejects as uploadForm does. */
+  const send = async <R extends UploadRoute>(
+    route: R,
+    target: UploadTarget<R>,
+    body: FormData,
+  ): Promise<ApiAnswer<R>> => {
     const abort = new AbortController();
     abortRef.current = abort;
     setPercent(0);
     try {
-      return await uploadForm<T>(path, body, {
+      return await uploadForm(route, target, body, {
         signal: abort.signal,
         onProgress: ({ loaded, total }) => setPercent(Math.round((loaded / total) * 100)),
       });

@@ -2,13 +2,12 @@
 // its impression, and whether this listener sees ads at all.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  ActiveAdResponse,
   AdImpressionBody,
-  AdImpressionResult,
   AdminAdDto,
   AdminAdList,
   AdminAdListItem,
 } from '@/contracts/ads.contract.ts';
+import { adsApi } from '@/contracts/api/ads.api.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/session/use-session.ts';
 import { useSubscription } from '@/web/session/use-subscription.ts';
@@ -38,7 +37,7 @@ export function useActiveAd(enabled: boolean) {
   const userId = useSession().user?.id ?? null;
   return useQuery({
     queryKey: adKeys.active(userId),
-    queryFn: ({ signal }) => api.get<ActiveAdResponse>('/ads/active', { signal }),
+    queryFn: ({ signal }) => api(adsApi.next, { signal }),
     enabled: enabled && userId !== null,
     staleTime: Infinity,
     gcTime: 0,
@@ -46,15 +45,15 @@ export function useActiveAd(enabled: boolean) {
   });
 }
 
-export function recordImpression(body: AdImpressionBody): Promise<AdImpressionResult> {
-  return api.post<AdImpressionResult>('/ads/impressions', body);
+export function recordImpression(body: AdImpressionBody) {
+  return api(adsApi.recordImpression, { body });
 }
 
 /** The admin inventory; asked again every 2 s while an ad's audio is processing. */
 export function useAdminAds() {
   return useQuery({
     queryKey: adKeys.admin,
-    queryFn: ({ signal }) => api.get<AdminAdList>('/admin/ads', { signal }),
+    queryFn: ({ signal }) => api(adsApi.all, { signal }),
     retry: false,
     refetchInterval: (query) =>
       query.state.data?.items.some((ad) => ad.status === 'processing') ? 2000 : false,
@@ -86,9 +85,7 @@ export function useSaveAd() {
   const update = useInventoryUpdate();
   return useMutation({
     mutationFn: ({ id, form }: { id: string | null; form: FormData }) =>
-      id
-        ? api.patch<AdminAdDto>(`/admin/ads/${id}`, form)
-        : api.post<AdminAdDto>('/admin/ads', form),
+      id ? api(adsApi.update, { params: { id }, body: form }) : api(adsApi.create, { body: form }),
     onSuccess: update,
   });
 }
@@ -97,7 +94,7 @@ export function useSetAdActive() {
   const update = useInventoryUpdate();
   return useMutation({
     mutationFn: ({ id, active }: { id: string; active: boolean }) =>
-      api.put<AdminAdDto>(`/admin/ads/${id}/active`, { active }),
+      api(adsApi.setActive, { params: { id }, body: { active } }),
     onSuccess: update,
   });
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Check, Inbox, LoaderCircle, X } from 'lucide-react';
 import type { ArtistRequest } from '@/contracts/admin.contract.ts';
+import { adminApi } from '@/contracts/api/admin.api.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { initial } from '@/web/lib/format.ts';
 import { Badge } from '@/web/components/ui/badge.tsx';
@@ -101,7 +102,7 @@ export default function AdminArtistApprovalPage() {
 
   const requests = useQuery({
     queryKey: requestsKey,
-    queryFn: ({ signal }) => api.get<ArtistRequest[]>('/admin/artist-requests', { signal }),
+    queryFn: ({ signal }) => api(adminApi.artistRequests, { signal }),
     retry: false,
   });
 
@@ -111,7 +112,9 @@ export default function AdminArtistApprovalPage() {
 
   const decide = useMutation({
     mutationFn: ({ userId, decision }: { userId: string; decision: Decision }) =>
-      api.post<unknown>(`/admin/artist-requests/${encodeURIComponent(userId)}/${decision}`),
+      api(decision === 'approve' ? adminApi.approveArtist : adminApi.rejectArtist, {
+        params: { userId },
+      }),
     onMutate: (vars) => setActive(vars),
     onSuccess: (_data, { userId, decision }) => {
       qc.setQueryData<ArtistRequest[]>(requestsKey, (list) =>

@@ -3,18 +3,21 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import {
   startAuthentication,
   startRegistration,
+  type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import { mfaApi } from '@/contracts/api/mfa.api.ts';
 import type { AuthSession, SessionInfo } from '@/contracts/auth.contract.ts';
-import type { Challenge, EnrolledFactor, Factor, FactorType } from '@/contracts/mfa.contract.ts';
+import type { Factor, FactorType, VerifyFactorBody } from '@/contracts/mfa.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { sessionKey } from '@/web/session/use-session.ts';
 
 export const factorsKey = ['auth', 'factors'] as const;
 
 export function useFactors() {
-  return useQuery({ queryKey: factorsKey, queryFn: () => api.get<Factor[]>('/auth/factors') });
+  return useQuery({ queryKey: factorsKey, queryFn: () => api(mfaApi.factors) });
 }
 
 /** A verification returns the elevated session: it replaces the cached one at once. */
@@ -47,12 +50,16 @@ function freeName(type: FactorType, existing: Factor[] | undefined): string {
   }
 }
 
-const challenge = (factorId: string) =>
-  api.post<Challenge>(`/auth/factors/${factorId}/challenge`, {});
-const verify = (
-  factorId: string,
-  body: { challenge_id: string; code?: string; credential?: unknown },
-) => api.post<AuthSession>(`/auth/factors/${factorId}/verify`, body);
+const challenge = (factorId: string) => api(mfaApi.challenge, { params: { factorId } });
+const verify = (factorId: string, body: VerifyFactorBody) =>
+  api(mfaApi.verify, { params: { factorId }, body });
+
+/** The browser's credential as the verify body carries it: the same JSON, as plain objects. */
+const credentialBody = (c: RegistrationResponseJSON | AuthenticationResponseJSON) => ({
+  ...c,
+  response: { ...c.response },
+  clientExtensionResults: { ...c.clientExtensionResults },
+});
 
 /** A cancelled or timed-out browser prompt, as opposed to a server refusal. */
 export function isPromptDismissed(e: unknown): boolean {
@@ -63,9 +70,11 @@ export function useEnrolTotp() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      api.post<EnrolledFactor>('/auth/factors', {
-        factor_type: 'totp',
-        friendly_name: freeName('totp', qc.getQueryData<Factor[]>(factorsKey)),
+      api(mfaApi.enrol, {
+        body: {
+          factor_type: 'totp',
+          friendly_name: freeName('totp', qc.getQueryData<Factor[]>(factorsKey)),
+        },
       }),
     onSuccess: () => qc.invalidateQueries({ queryKey: factorsKey }),
   });
@@ -88,9 +97,11 @@ export function useAddPasskey() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      const enrolled = await api.post<EnrolledFactor>('/auth/factors', {
-        factor_type: 'webauthn',
-        friendly_name: freeName('webauthn', qc.getQueryData<Factor[]>(factorsKey)),
+      const enrolled = await api(mfaApi.enrol, {
+        body: {
+          factor_type: 'webauthn',
+          friendly_name: freeName('webauthn', qc.getQueryData<Factor[]>(factorsKey)),
+        },
       });
       const ceremony = enrolled.webauthn;
       if (!ceremony?.webauthn) throw new Error('The server sent no passkey options');
@@ -99,9 +110,12 @@ export function useAddPasskey() {
           optionsJSON: ceremony.webauthn
             .options as unknown as PublicKeyCredentialCreationOptionsJSON,
         });
-        return await verify(enrolled.id, { challenge_id: ceremony.id, credential });
+        return await verify(enrolled.id, {
+          challenge_id: ceremony.id,
+          credential: credentialBody(credential),
+        });
       } catch (e) {
-        await api.delete(`/auth/factors/${enrolled.id}`).catch(() => {});
+        await api(mfaApi.remove, { params: { factorId: enrolled.id } }).catch(() => {});
         throw e;
       }
     },
@@ -120,7 +134,7 @@ export function useProvePasskey() {
       const credential = await startAuthentication({
         optionsJSON: ch.webauthn.options as unknown as PublicKeyCredentialRequestOptionsJSON,
       });
-      return verify(factorId, { challenge_id: ch.id, credential });
+      return verify(factorId, { challenge_id: ch.id, credential: credentialBody(credential) });
     },
     onSuccess: (session) => adoptElevated(qc, session),
   });
@@ -129,7 +143,7 @@ export function useProvePasskey() {
 export function useRemoveFactor() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (factorId: string) => api.delete<void>(`/auth/factors/${factorId}`),
+    mutationFn: (factorId: string) => api(mfaApi.remove, { params: { factorId } }),
     onSettled: async () => {
       await qc.invalidateQueries({ queryKey: factorsKey });
       // Removing the last verified factor changes what the session could reach.

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { songsApi } from '@/contracts/api/songs.api.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { MediaProcessingStatus } from '@/web/components/upload/media-processing-status.tsx';
@@ -15,7 +16,7 @@ export function SongMediaStatus({ song }: { song: SongDto }) {
   const retry = async () => {
     setRetrying(true);
     try {
-      await api.post<SongDto>(`/songs/${song.id}/reprocess`, {});
+      await api(songsApi.reprocess, { params: { id: song.id } });
       // The lists then show 'Processing…' and keep asking until it settles.
       await Promise.all([
         qc.invalidateQueries({ queryKey: ['songs'] }),

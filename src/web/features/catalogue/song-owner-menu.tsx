@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { songsApi } from '@/contracts/api/songs.api.ts';
 import { songUploadFields, type SongDto, type SongEditBody } from '@/contracts/songs.contract.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { uploadForm } from '@/web/components/upload/upload.ts';
@@ -138,13 +139,13 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
     let changed = false;
     try {
       if (Object.keys(body).length > 0) {
-        await api.patch<SongDto>(`/songs/${song.id}`, body);
+        await api(songsApi.edit, { params: { id: song.id }, body });
         changed = true;
       }
       if (cover) {
         const form = new FormData();
         form.append(songUploadFields.cover, cover);
-        await uploadForm<SongDto>(`/songs/${song.id}/cover`, form, { method: 'PUT' });
+        await uploadForm(songsApi.replaceCover, { params: { id: song.id } }, form);
         changed = true;
       }
       if (changed) toast.success('Song updated successfully');
@@ -213,7 +214,7 @@ function DeleteSongConfirm({ song, onDone }: { song: SongDto; onDone: () => void
   const remove = async () => {
     setDeleting(true);
     try {
-      await api.delete<void>(`/songs/${song.id}`);
+      await api(songsApi.remove, { params: { id: song.id } });
       onDone();
       toast.success('Song deleted');
       void refresh();

@@ -1,12 +1,9 @@
 // Browse and search data (spec §2 Browse, Search; §9 lists). Query keys start with 'songs'
 // or 'search' so an upload can refresh them all.
 import { useQuery } from '@tanstack/react-query';
-import type {
-  BrowseResponse,
-  SearchQuery,
-  SearchResponse,
-  SongDto,
-} from '@/contracts/songs.contract.ts';
+import { searchApi } from '@/contracts/api/search.api.ts';
+import { songsApi } from '@/contracts/api/songs.api.ts';
+import type { SearchQuery, SearchResponse, SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/session/use-session.ts';
 import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
@@ -18,7 +15,7 @@ export function useBrowseSongs() {
   return useQuery({
     queryKey: ['songs', 'browse'],
     queryFn: async ({ signal }) => {
-      const data = await api.get<BrowseResponse>('/songs/browse', { signal });
+      const data = await api(songsApi.browse, { signal });
       return {
         trending: data.trending.slice(0, BROWSE_SECTION),
         newReleases: data.new_releases.slice(0, BROWSE_SECTION),
@@ -37,8 +34,7 @@ export function useGenreSongs(genre: string | null) {
   return useQuery({
     queryKey: ['songs', 'genre', genre],
     queryFn: async ({ signal }) => {
-      const params = new URLSearchParams({ genre: genre ?? '' });
-      return (await api.get<{ songs: SongDto[] }>(`/songs?${params}`, { signal })).songs;
+      return (await api(songsApi.list, { query: { genre: genre ?? '' }, signal })).songs;
     },
     enabled: !!genre,
     staleTime: 30_000,
@@ -58,15 +54,15 @@ export function useSearch(params: Required<Omit<SearchQuery, 'genre'>> & { genre
   return useQuery({
     queryKey: ['search', { ...params, q }],
     queryFn: async ({ signal }): Promise<SearchResponse> => {
-      const query = new URLSearchParams({
+      const query = {
         q,
         type: params.type,
         sort: params.sort,
-        limit: String(params.limit),
-      });
-      if (params.genre !== 'all') query.set('genre', params.genre);
+        limit: params.limit,
+        genre: params.genre !== 'all' ? params.genre : undefined,
+      };
       try {
-        return await api.get<SearchResponse>(`/search?${query}`, { signal });
+        return await api(searchApi.search, { query, signal });
       } catch (e) {
         if (signal.aborted) throw e;
         return EMPTY;

@@ -1,7 +1,8 @@
 // Home's data in one place (spec §2 Recent Tracks / Popular Tracks). A failed call reads as
 // "no tracks yet": the home screen never shows an error for its sections.
 import { useQuery } from '@tanstack/react-query';
-import type { HomeResponse, SongDto } from '@/contracts/songs.contract.ts';
+import { songsApi } from '@/contracts/api/songs.api.ts';
+import type { SongDto } from '@/contracts/songs.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/session/use-session.ts';
 import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
@@ -22,7 +23,7 @@ export function useHomeSongs() {
     queryKey: ['songs', 'home'],
     queryFn: async ({ signal }): Promise<HomeSongs> => {
       try {
-        const data = await api.get<HomeResponse>('/songs/home', { signal });
+        const data = await api(songsApi.home, { signal });
         return {
           recent: (data.recent ?? []).slice(0, PER_SECTION),
           popular: (data.popular ?? []).slice(0, PER_SECTION),

@@ -4,6 +4,7 @@
 import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { libraryApi } from '@/contracts/api/library.api.ts';
 import type { LikedSongIds, LikedSongs } from '@/contracts/library.contract.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { useSession } from '@/web/session/use-session.ts';
@@ -26,7 +27,7 @@ export function useLikedIds(): ReadonlySet<string> {
   const signedIn = useSession().status === 'signed-in';
   const { data, error } = useQuery({
     queryKey: likesKeys.ids,
-    queryFn: ({ signal }) => api.get<LikedSongIds>('/me/liked-songs/ids', { signal }),
+    queryFn: ({ signal }) => api(libraryApi.likedSongIds, { signal }),
     enabled: signedIn,
     staleTime: 60_000,
   });
@@ -45,7 +46,7 @@ export function signInToLike(): void {
 export function useLikedSongs() {
   return useQuery({
     queryKey: likesKeys.list,
-    queryFn: ({ signal }) => api.get<LikedSongs>('/me/liked-songs', { signal }),
+    queryFn: ({ signal }) => api(libraryApi.likedSongs, { signal }),
     select: (data) => data.items,
   });
 }
@@ -71,9 +72,7 @@ export function useToggleLike() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ songId, like }: Toggle) =>
-      like
-        ? api.put<void>(`/me/liked-songs/${encodeURIComponent(songId)}`)
-        : api.delete<void>(`/me/liked-songs/${encodeURIComponent(songId)}`),
+      api(like ? libraryApi.like : libraryApi.unlike, { params: { songId } }),
     onMutate: async ({ songId, like }: Toggle) => {
       await client.cancelQueries({ queryKey: likesKeys.ids });
       const before = client.getQueryData<LikedSongIds>(likesKeys.ids);

@@ -4,13 +4,12 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { playlistsApi } from '@/contracts/api/playlists.api.ts';
 import type {
   CreatePlaylistBody,
   MyPlaylists,
   PlaylistDetail,
-  PlaylistOrder,
   PlaylistSummary,
-  TrackAdded,
   UpdatePlaylistBody,
 } from '@/contracts/playlists.contract.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
@@ -47,7 +46,7 @@ export function useMyPlaylists() {
   const signedIn = useSession().status === 'signed-in';
   const query = useQuery({
     queryKey: playlistKeys.mine,
-    queryFn: ({ signal }) => api.get<MyPlaylists>('/me/playlists', { signal }),
+    queryFn: ({ signal }) => api(playlistsApi.mine, { signal }),
     select: (data) => data.items,
     enabled: signedIn,
   });
@@ -63,7 +62,7 @@ export function useMyPlaylists() {
 export function useCreatePlaylist() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreatePlaylistBody) => api.post<PlaylistSummary>('/playlists', body),
+    mutationFn: (body: CreatePlaylistBody) => api(playlistsApi.create, { body }),
     onSuccess: (created) => {
       // Newest first: the new one leads the list at once, before the refetch confirms it.
       client.setQueryData<MyPlaylists>(playlistKeys.mine, (list) =>
@@ -79,7 +78,7 @@ export function useCreatePlaylist() {
 export function usePlaylist(id: string | undefined) {
   return useQuery({
     queryKey: playlistKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<PlaylistDetail>(`/playlists/${id}`, { signal }),
+    queryFn: ({ signal }) => api(playlistsApi.get, { params: { id: id! }, signal }),
     enabled: isPlaylistId(id),
   });
 }
@@ -90,7 +89,7 @@ export const isNotFound = (e: unknown): boolean => isApiError(e) && e.status ===
 export function useUpdatePlaylist(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdatePlaylistBody) => api.patch<PlaylistSummary>(`/playlists/${id}`, body),
+    mutationFn: (body: UpdatePlaylistBody) => api(playlistsApi.update, { params: { id }, body }),
     onSuccess: (updated) => {
       client.setQueryData<PlaylistDetail>(playlistKeys.detail(id), (d) =>
         d ? { ...d, playlist: { ...d.playlist, ...updated } } : d,
@@ -106,7 +105,7 @@ export function useDeletePlaylist() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (playlist: Pick<PlaylistSummary, 'id' | 'title'>) =>
-      api.delete<void>(`/playlists/${playlist.id}`),
+      api(playlistsApi.remove, { params: { id: playlist.id } }),
     onSuccess: (_data, playlist) => {
       client.setQueryData<MyPlaylists>(playlistKeys.mine, (list) =>
         list ? { items: list.items.filter((p) => p.id !== playlist.id) } : list,
@@ -132,7 +131,7 @@ export function useAddTrack() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ playlist, song }: AddTrack) =>
-      api.post<TrackAdded>(`/playlists/${playlist.id}/tracks`, { song_id: song.id }),
+      api(playlistsApi.addTrack, { params: { id: playlist.id }, body: { song_id: song.id } }),
     onSuccess: (_data, { playlist }) => {
       void client.invalidateQueries({ queryKey: playlistKeys.detail(playlist.id) });
       // Track counts and covers on /playlists and in the dialog.
@@ -160,7 +159,7 @@ export function useRemoveTrack(id: string) {
   const key = playlistKeys.detail(id);
   return useMutation({
     mutationFn: (song: Pick<SongDto, 'id' | 'title'>) =>
-      api.delete<void>(`/playlists/${id}/tracks/${encodeURIComponent(song.id)}`),
+      api(playlistsApi.removeTrack, { params: { id, songId: song.id } }),
     // The row goes at once; it comes back if the server refuses.
     onMutate: async (song) => {
       await client.cancelQueries({ queryKey: key });
@@ -193,9 +192,7 @@ export function useMoveTrack(id: string) {
   return useMutation({
     mutationKey: playlistKeys.move(id),
     mutationFn: ({ songId, to }: { songId: string; from: number; to: number }) =>
-      api.patch<PlaylistOrder>(`/playlists/${id}/tracks/${encodeURIComponent(songId)}`, {
-        index: to,
-      }),
+      api(playlistsApi.moveTrack, { params: { id, songId }, body: { index: to } }),
     // Shown at once, so a run of key presses or drags never waits for the server.
     onMutate: async ({ from, to }) => {
       await client.cancelQueries({ queryKey: key });

@@ -2,7 +2,8 @@
 // on each visit: a play started on another screen must show when the listener comes here.
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { RecentlyPlayed, UserStats } from '@/contracts/listening.contract.ts';
+import { listeningApi } from '@/contracts/api/listening.api.ts';
+import type { UserStats } from '@/contracts/listening.contract.ts';
 import { api } from '@/web/lib/api-client.ts';
 
 export const listeningKeys = {
@@ -13,7 +14,7 @@ export const listeningKeys = {
 export function useRecentlyPlayed() {
   return useQuery({
     queryKey: listeningKeys.recentlyPlayed,
-    queryFn: ({ signal }) => api.get<RecentlyPlayed>('/me/recently-played', { signal }),
+    queryFn: ({ signal }) => api(listeningApi.recentlyPlayed, { signal }),
     select: (data) => data.items,
   });
 }
@@ -34,7 +35,7 @@ export const EMPTY_STATS: UserStats = {
 export function useListeningStats(): { stats: UserStats; loading: boolean } {
   const { data, error, isPending } = useQuery({
     queryKey: listeningKeys.stats,
-    queryFn: ({ signal }) => api.get<UserStats>('/me/stats', { signal }),
+    queryFn: ({ signal }) => api(listeningApi.stats, { signal }),
   });
   useEffect(() => {
     if (error) console.error('Failed to load listening stats', error);

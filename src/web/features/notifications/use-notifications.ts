@@ -4,11 +4,8 @@
 // the row that started them has gone.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type {
-  MarkAllReadResult,
-  NotificationDto,
-  NotificationList,
-} from '@/contracts/notifications.contract.ts';
+import { notificationsApi } from '@/contracts/api/notifications.api.ts';
+import type { NotificationDto, NotificationList } from '@/contracts/notifications.contract.ts';
 import {
   lessUnread,
   notificationLimits,
@@ -30,7 +27,8 @@ export function useNotificationList(filter: NotificationFilter) {
   return useQuery({
     queryKey: notificationsKeys.list(filter),
     queryFn: ({ signal }) =>
-      api.get<NotificationList>(`/me/notifications${filter === 'unread' ? '?unread=true' : ''}`, {
+      api(notificationsApi.list, {
+        query: { unread: filter === 'unread' ? 'true' : undefined },
         signal,
       }),
   });
@@ -75,7 +73,7 @@ export function addLiveNotification(qc: QueryClient, item: NotificationDto): voi
 export function useMarkRead() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.patch<void>(`/me/notifications/${encodeURIComponent(id)}/read`),
+    mutationFn: (id: string) => api(notificationsApi.markRead, { params: { id } }),
     onMutate: (id) => {
       const cached = (['all', 'unread'] as const).flatMap(
         (filter) => qc.getQueryData<NotificationList>(notificationsKeys.list(filter))?.items ?? [],
@@ -101,7 +99,7 @@ export function useMarkRead() {
 export function useMarkAllRead() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<MarkAllReadResult>('/me/notifications/read-all'),
+    mutationFn: () => api(notificationsApi.markAllRead),
     onSuccess: () => {
       updateLists(qc, (list, filter) => ({
         ...list,
@@ -118,7 +116,7 @@ export function useDeleteNotification() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (item: NotificationDto) =>
-      api.delete<void>(`/me/notifications/${encodeURIComponent(item.id)}`),
+      api(notificationsApi.remove, { params: { id: item.id } }),
     onSuccess: (_data, item) => {
       updateLists(qc, (list) => ({
         ...list,

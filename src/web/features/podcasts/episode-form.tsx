@@ -6,7 +6,8 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type { EpisodeDto, PodcastShowDto } from '@/contracts/podcasts.contract.ts';
+import { podcastsApi } from '@/contracts/api/podcasts.api.ts';
+import type { PodcastShowDto } from '@/contracts/podcasts.contract.ts';
 import { podcastMessages } from '@/core/validation/podcast.rules.ts';
 import { focusField, SelectField, TextField } from '@/web/components/upload/field.tsx';
 import { AudioField } from '@/web/components/upload/file-field.tsx';
@@ -87,7 +88,7 @@ export function EpisodeForm({
     body.append('audio', audio);
 
     try {
-      await upload.send<EpisodeDto>(`/podcasts/${podcastId}/episodes`, body);
+      await upload.send(podcastsApi.uploadEpisode, { params: { id: podcastId } }, body);
       toast.success(podcastMessages.episodeUploaded, { id: 'episode-upload', description: title });
       void client.invalidateQueries({ queryKey: podcastKeys.all });
       void client.invalidateQueries({ queryKey: podcastKeys.mine });

@@ -2,12 +2,8 @@
 // newest first, one show with its episodes (and the listener's progress in each), the
 // artist's own shows, and creating, editing or deleting a show (and deleting an episode).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  EpisodeDto,
-  PodcastDetail,
-  PodcastList,
-  PodcastShowDto,
-} from '@/contracts/podcasts.contract.ts';
+import { podcastsApi } from '@/contracts/api/podcasts.api.ts';
+import type { PodcastDetail, PodcastList } from '@/contracts/podcasts.contract.ts';
 import { pollWhileProcessing } from '@/web/components/song/song-processing.ts';
 import { api, isApiError } from '@/web/lib/api-client.ts';
 import { podcastKeys } from './podcast-keys.ts';
@@ -25,7 +21,7 @@ const retryUnlessAnswered = (count: number, e: unknown) =>
 export function usePodcasts() {
   return useQuery({
     queryKey: podcastKeys.list,
-    queryFn: ({ signal }) => api.get<PodcastList>('/podcasts', { signal }),
+    queryFn: ({ signal }) => api(podcastsApi.all, { signal }),
     select: (data) => data.items,
   });
 }
@@ -38,7 +34,7 @@ export function usePodcasts() {
 export function usePodcast(id: string | null, viewerId?: string | null) {
   return useQuery({
     queryKey: podcastKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<PodcastDetail>(`/podcasts/${id}`, { signal }),
+    queryFn: ({ signal }) => api(podcastsApi.get, { params: { id: id! }, signal }),
     enabled: isShowId(id),
     retry: retryUnlessAnswered,
     // An episode is its show creator's own, as a song is its artist's.
@@ -53,7 +49,7 @@ export function useReprocessEpisode() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (episode: { id: string; podcast_id: string }) =>
-      api.post<EpisodeDto>(`/episodes/${episode.id}/reprocess`, {}),
+      api(podcastsApi.reprocessEpisode, { params: { id: episode.id } }),
     onSuccess: (updated) => {
       // 'Processing…' at once; the show is then asked again until it settles.
       client.setQueryData<PodcastDetail>(podcastKeys.detail(updated.podcast_id), (d) =>
@@ -75,7 +71,7 @@ export function useReprocessEpisode() {
 export function useMyPodcasts() {
   return useQuery({
     queryKey: podcastKeys.mine,
-    queryFn: ({ signal }) => api.get<PodcastList>('/me/podcasts', { signal }),
+    queryFn: ({ signal }) => api(podcastsApi.mine, { signal }),
     select: (data) => data.items,
   });
 }
@@ -88,8 +84,8 @@ export function useSavePodcast() {
   return useMutation({
     mutationFn: ({ id, form }: SaveShow) =>
       id
-        ? api.patch<PodcastShowDto>(`/podcasts/${id}`, form)
-        : api.post<PodcastShowDto>('/podcasts', form),
+        ? api(podcastsApi.update, { params: { id }, body: form })
+        : api(podcastsApi.create, { body: form }),
     onSuccess: (show) => {
       // The upload form's choices hold the show at once (a new one is chosen right away).
       client.setQueryData<PodcastList>(podcastKeys.mine, (d) => {
@@ -117,7 +113,7 @@ export function useDeleteEpisode() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (episode: { id: string; podcast_id: string }) =>
-      api.delete<void>(`/episodes/${episode.id}`),
+      api(podcastsApi.removeEpisode, { params: { id: episode.id } }),
     onSuccess: (_, episode) => {
       // Gone from the show's page at once; the refetch brings the new episode count.
       client.setQueryData<PodcastDetail>(podcastKeys.detail(episode.podcast_id), (d) =>
@@ -137,7 +133,7 @@ export function useDeleteEpisode() {
 export function useDeletePodcast(leave: () => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<void>(`/podcasts/${id}`),
+    mutationFn: (id: string) => api(podcastsApi.remove, { params: { id } }),
     onSuccess: (_, id) => {
       leave();
       client.removeQueries({ queryKey: podcastKeys.detail(id) });

@@ -7,7 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { BadgeCheck, FlaskConical, LoaderCircle } from 'lucide-react';
-import type { LocalCheckoutView, PremiumOverview } from '@/contracts/premium.contract.ts';
+import { premiumApi } from '@/contracts/api/premium.api.ts';
 import { premiumMessages } from '@/core/validation/premium.rules.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
@@ -29,13 +29,12 @@ export default function CheckoutPage() {
   const session = params.get('session') ?? '';
   const view = useQuery({
     queryKey: ['premium', 'checkout', session],
-    queryFn: () =>
-      api.get<LocalCheckoutView>(`/premium/local/checkout?session=${encodeURIComponent(session)}`),
+    queryFn: () => api(premiumApi.localCheckout, { query: { session } }),
     enabled: session !== '',
     retry: false,
   });
   const confirm = usePremiumChange(() =>
-    api.post<PremiumOverview>('/premium/local/checkout/confirm', { session }),
+    api(premiumApi.confirmLocalCheckout, { body: { session } }),
   );
 
   if (session === '' || view.isError)

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { BadgeCheck, ExternalLink, LoaderCircle } from 'lucide-react';
+import { premiumApi } from '@/contracts/api/premium.api.ts';
 import type { PremiumOverview } from '@/contracts/premium.contract.ts';
 import { premiumMessages } from '@/core/validation/premium.rules.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -34,7 +35,7 @@ function CancelDialog({
   onOpenChange: (open: boolean) => void;
   endsOn: string;
 }) {
-  const cancel = usePremiumChange(() => api.post<PremiumOverview>('/premium/local/cancel'));
+  const cancel = usePremiumChange(() => api(premiumApi.cancelLocal));
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
@@ -75,7 +76,7 @@ function CancelDialog({
 
 function LocalManage({ overview }: { overview: PremiumOverview }) {
   const [confirming, setConfirming] = useState(false);
-  const resume = usePremiumChange(() => api.post<PremiumOverview>('/premium/local/resume'));
+  const resume = usePremiumChange(() => api(premiumApi.resumeLocal));
   const sub = overview.subscription!;
   const endsOn = formatDay(sub.current_period_end);
   return (

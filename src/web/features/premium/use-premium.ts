@@ -3,6 +3,7 @@
 // player's subscription check, ads, these screens) after a change.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { premiumApi } from '@/contracts/api/premium.api.ts';
 import type { PremiumOverview, RedirectUrl } from '@/contracts/premium.contract.ts';
 import { premiumMessages } from '@/core/validation/premium.rules.ts';
 import { api } from '@/web/lib/api-client.ts';
@@ -28,7 +29,7 @@ export function usePremiumOverview() {
   const userId = useSession().user?.id ?? null;
   return useQuery({
     queryKey: premiumKey(userId),
-    queryFn: () => api.get<PremiumOverview>('/premium'),
+    queryFn: () => api(premiumApi.overview),
     enabled: userId !== null,
   });
 }
@@ -55,19 +56,22 @@ async function openInNewTab(load: () => Promise<RedirectUrl>): Promise<void> {
   }
 }
 
-function useOpenInNewTab(path: string, failed: string) {
+function useOpenInNewTab(
+  route: typeof premiumApi.checkout | typeof premiumApi.portal,
+  failed: string,
+) {
   return useMutation({
-    mutationFn: () => openInNewTab(() => api.post<RedirectUrl>(path)),
+    mutationFn: () => openInNewTab(() => api(route)),
     onError: () => toast.error('Error', { description: failed }),
   });
 }
 
 /** 'Get Premium': create-checkout in a new tab (spec §7), 'Failed to start checkout'. */
 export const useStartCheckout = () =>
-  useOpenInNewTab('/premium/checkout', premiumMessages.checkoutFailed);
+  useOpenInNewTab(premiumApi.checkout, premiumMessages.checkoutFailed);
 
 /** 'Manage Subscription': customer-portal in a new tab (spec §7). */
-export const useOpenPortal = () => useOpenInNewTab('/premium/portal', premiumMessages.portalFailed);
+export const useOpenPortal = () => useOpenInNewTab(premiumApi.portal, premiumMessages.portalFailed);
 
 /** A local test-mode change (confirm, cancel, resume) that answers the new overview. */
 export function usePremiumChange<A>(request: (arg: A) => Promise<PremiumOverview>) {

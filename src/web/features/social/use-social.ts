@@ -9,12 +9,11 @@ import {
   type InfiniteData,
 } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { socialApi } from '@/contracts/api/social.api.ts';
 import {
   AVATAR_FIELD,
   type FollowingList,
-  type FollowState,
   type ProfileDto,
-  type ProfileSongs,
   type UpdateProfileBody,
 } from '@/contracts/social.contract.ts';
 import { profileMessages } from '@/core/validation/profile.rules.ts';
@@ -42,7 +41,7 @@ export const isMissingProfile = (e: unknown): boolean =>
 export function useProfile(userId: string | undefined) {
   return useQuery({
     queryKey: socialKeys.profile(userId ?? ''),
-    queryFn: ({ signal }) => api.get<ProfileDto>(`/profiles/${userId}`, { signal }),
+    queryFn: ({ signal }) => api(socialApi.profile, { params: { userId: userId! }, signal }),
     enabled: !!userId,
     retry: retryUnlessRefused,
   });
@@ -52,10 +51,11 @@ export function useProfileSongs(userId: string | undefined) {
   return useInfiniteQuery({
     queryKey: socialKeys.songs(userId ?? ''),
     queryFn: ({ signal, pageParam }) =>
-      api.get<ProfileSongs>(
-        `/profiles/${userId}/songs${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
-        { signal },
-      ),
+      api(socialApi.profileSongs, {
+        params: { userId: userId! },
+        query: { cursor: pageParam ?? undefined },
+        signal,
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     enabled: !!userId,
@@ -67,10 +67,7 @@ export function useFollowing() {
   return useInfiniteQuery({
     queryKey: socialKeys.following,
     queryFn: ({ signal, pageParam }) =>
-      api.get<FollowingList>(
-        `/me/following${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
-        { signal },
-      ),
+      api(socialApi.following, { query: { cursor: pageParam ?? undefined }, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
   });
@@ -85,9 +82,7 @@ export function useFollowToggle(userId: string, viewerId: string | undefined) {
   const key = socialKeys.profile(userId);
   return useMutation({
     mutationFn: (follow: boolean) =>
-      follow
-        ? api.put<FollowState>(`/follows/${userId}`)
-        : api.delete<FollowState>(`/follows/${userId}`),
+      api(follow ? socialApi.follow : socialApi.unfollow, { params: { userId } }),
     onMutate: async (follow) => {
       await client.cancelQueries({ queryKey: key, exact: true });
       const before = client.getQueryData<ProfileDto>(key);
@@ -128,7 +123,7 @@ export function useFollowToggle(userId: string, viewerId: string | undefined) {
 export function useUnfollowFromList() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => api.delete<FollowState>(`/follows/${userId}`),
+    mutationFn: (userId: string) => api(socialApi.unfollow, { params: { userId } }),
     onMutate: async (userId) => {
       await client.cancelQueries({ queryKey: socialKeys.following });
       const before = client.getQueryData<InfiniteData<FollowingList>>(socialKeys.following);
@@ -173,9 +168,9 @@ export function useUpdateProfile(userId: string) {
       if (avatar) {
         const form = new FormData();
         form.append(AVATAR_FIELD, avatar);
-        await api.put<ProfileDto>('/me/profile/avatar', form);
+        await api(socialApi.replaceAvatar, { body: form });
       }
-      return api.patch<ProfileDto>('/me/profile', fields);
+      return api(socialApi.updateProfile, { body: fields });
     },
     onSuccess: (profile) => {
       client.setQueryData(socialKeys.profile(userId), profile);

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ArrowLeft } from 'lucide-react';
-import { songUploadFields, type SongDto } from '@/contracts/songs.contract.ts';
+import { songsApi } from '@/contracts/api/songs.api.ts';
+import { songUploadFields } from '@/contracts/songs.contract.ts';
 import { songMessages } from '@/core/validation/song.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -52,7 +53,7 @@ export default function UploadPage() {
     if (cover) body.append(songUploadFields.cover, cover);
 
     try {
-      const song = await upload.send<SongDto>('/songs', body);
+      const song = await upload.send(songsApi.upload, {}, body);
       if (!song?.file_url) {
         toast.error(FAILED, { description: 'Music upload failed - no URL returned' });
         return;
