@@ -108,9 +108,6 @@ const apiThroughTable = {
     // The client itself, and its test, which checks the URLs it builds.
     'src/web/lib/api-client.ts',
     'src/web/lib/api-client.test.ts',
-    // Still on api.get/post…: their calls are converted on their own branches.
-    'src/web/player/**',
-    'src/web/session/**',
   ],
   rules: {
     'no-restricted-syntax': [
@@ -126,7 +123,7 @@ const apiThroughTable = {
       {
         selector:
           'MemberExpression[object.name="api"][property.name=/^(get|post|put|patch|delete)$/]',
-        message: 'api.get/post/put/patch/delete(path) are leaving: call api(entry, input)',
+        message: 'there is no api.get/post/put/patch/delete(path): call api(entry, input)',
       },
       {
         selector: 'CallExpression[callee.name="api"][typeArguments]',

@@ -17,7 +17,7 @@ async function syntaxErrors(filePath: string, code: string): Promise<string[]> {
 }
 
 const PATH = 'route table entry';
-const LEGACY = 'are leaving';
+const LEGACY = 'there is no api.get';
 const TYPE_ARGUMENT = 'no type argument';
 const AS = 'no `as`';
 
@@ -59,6 +59,18 @@ const cases: {
     code: "import { api } from '@/web/lib/api-client.ts';\nexport const send = api.delete;\n",
     refused: LEGACY,
     because: 'the older path method passed around',
+  },
+  {
+    file: 'src/web/player/stream-recorder.ts',
+    code: "export const start = (id: string) => fetch(`/api/songs/${id}/plays`, { method: 'POST' });\n",
+    refused: PATH,
+    because: 'the player building an API path (no layer is exempt)',
+  },
+  {
+    file: 'src/web/session/use-session.ts',
+    code: "import { api } from '@/web/lib/api-client.ts';\nexport const load = () => api.get('/auth/session');\n",
+    refused: LEGACY,
+    because: 'the session calling by path (no layer is exempt)',
   },
   {
     file: feature,

@@ -40,8 +40,6 @@ export interface RequestOptions {
   noRefresh?: boolean;
 }
 
-const BASE = '/api';
-
 // These endpoints answer 401 as part of their own meaning; refreshing would be wrong.
 const NO_REFRESH: ReadonlySet<string> = new Set(
   [authApi.signIn, authApi.signUp, authApi.signOut, authApi.refresh].map((route) => route.path),
@@ -184,15 +182,6 @@ async function exchange(
   return res;
 }
 
-export async function request<T>(
-  method: Method,
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
-  return parse<T>(await exchange(method, `${BASE}${path}`, body, options));
-}
-
 /** An operation the web app calls: one that answers JSON (or nothing). */
 export type JsonRoute = RouteDefinition & { readonly produces?: undefined };
 
@@ -292,17 +281,6 @@ type CallRoute = <R extends JsonRoute>(
 
 /**
  * `api(playlistsApi.addTrack, { params: { id }, body: { song_id } })`: calls an operation of
- * the route table, typed by its entry. `api.get(path)` and the other methods are the older
- * path-and-type calls, which screens are leaving for it.
+ * the route table, typed by its entry; the only way the web app reaches the API's JSON.
  */
-export const api = Object.assign(callRoute as CallRoute, {
-  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('POST', path, body, options),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('PUT', path, body, options),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('PATCH', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions) =>
-    request<T>('DELETE', path, undefined, options),
-});
+export const api = callRoute as CallRoute;
