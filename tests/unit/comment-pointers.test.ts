@@ -26,19 +26,6 @@ const POINTERS: { pattern: RegExp; why: string }[] = [
   { pattern: /\.\.\/shared\b|\/work\//, why: 'a path outside the repository' },
 ];
 
-/**
- * TEMPORARY: files other engineers are still rewriting while this guard lands. The lead empties
- * this list after merging their branches; nothing new belongs here.
- */
-const pendingSweep = [
-  'src/web/',
-  'bench/web.bench.ts',
-  'src/server/modules/songs/songs.routes.ts',
-  'src/server/modules/podcasts/podcasts.routes.ts',
-  'src/server/modules/ads/ads.routes.ts',
-  'src/server/http/web-app.ts',
-];
-
 const ROOTS = ['src', 'tests', 'bench', 'scripts'];
 const SOURCE = /\.(?:ts|tsx|js|mjs|cjs)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
@@ -115,8 +102,6 @@ const files = [...ROOTS.flatMap(sourceFiles), ...rootConfigs]
   .map((file) => file.split(path.sep).join('/'))
   .sort();
 
-const pending = (file: string) => pendingSweep.some((p) => file === p || file.startsWith(p));
-
 describe('comments name a reason, an ADR or a document in the repository', () => {
   it('reads the sources and the root configs', () => {
     expect(files.length).toBeGreaterThan(500);
@@ -125,18 +110,12 @@ describe('comments name a reason, an ADR or a document in the repository', () =>
   });
 
   it('no comment cites an issue, a session or a file outside the repository', () => {
-    const found = files
-      .filter((file) => !pending(file))
-      .flatMap((file) =>
-        pointersIn(file, fs.readFileSync(file, 'utf8')).map(
-          (f) => `${file}:${f.line}: ${f.why}: ${f.text}`,
-        ),
-      );
+    const found = files.flatMap((file) =>
+      pointersIn(file, fs.readFileSync(file, 'utf8')).map(
+        (f) => `${file}:${f.line}: ${f.why}: ${f.text}`,
+      ),
+    );
     expect(found).toEqual([]);
-  });
-
-  it('each pending file still exists (drop it from pendingSweep once it is gone)', () => {
-    for (const p of pendingSweep) expect(fs.existsSync(p), p).toBe(true);
   });
 });
 

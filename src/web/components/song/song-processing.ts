@@ -1,4 +1,4 @@
-// An artist's own songs while the media pipeline works on them (issue 8): lists holding one
+// An artist's own songs while the media pipeline works on them (docs/decisions/0014): lists holding one
 // ask again every few seconds, so 'Processing…' turns into the song (or a failure) unaided,
 // and stop asking once none is processing. Listeners never poll for others' songs.
 import type { SongDto } from '@/contracts/songs.contract.ts';

@@ -1,4 +1,4 @@
-// What an impression says was playing when the ad appeared (product.md §6.3: its 0.5 ¢ goes
+// What an impression says was playing when the ad appeared (docs/decisions/0023: its 0.5 ¢ goes
 // to that song's artist or that episode's show creator): the player's current item, only
 // while it plays, and only an uploaded song (an external catalogue preview pays no one here).
 import type { AdImpressionBody } from '@/contracts/ads.contract.ts';

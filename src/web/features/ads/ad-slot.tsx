@@ -1,4 +1,4 @@
-// The advertisement card on Home (spec §2 Home, §4 Subscription and Ad; issue 12 §4;
+// The advertisement card on Home (spec §2 Home, §4 Subscription and Ad;
 // docs/decisions/0023). Only for listeners the subscription check calls free: a subscriber's
 // Home never asks for an ad. The ad is fetched, its impression recorded once, its audio
 // played if present; it ends when the audio ends or on Close, then the card is gone until

@@ -1,4 +1,4 @@
-// The admin ad inventory at /admin/ads (issue 12 §4; admins only, app.tsx): every ad with its
+// The admin ad inventory at /admin/ads (docs/decisions/0023; admins only, app.tsx): every ad with its
 // state, New Ad and Edit (the form in a dialog), Deactivate / Activate, and the audio's media
 // status while it processes (the list asks again every 2 s until it settles), and each ad's
 // impressions (all time, last 30 days).

@@ -1,4 +1,4 @@
-// Deleting a playlist (issue 10.2, owners): a confirm, then back to the library. The songs
+// Deleting a playlist (owners only, docs/decisions/0017): a confirm, then back to the library. The songs
 // themselves stay; only the list goes.
 import { useNavigate } from 'react-router';
 import { LoaderCircle } from 'lucide-react';

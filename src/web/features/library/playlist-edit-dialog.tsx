@@ -1,4 +1,4 @@
-// The owner's Edit dialog (issue 10.2): rename, describe and make a playlist public or
+// The owner's Edit dialog (docs/decisions/0017): rename, describe and make a playlist public or
 // private. Only what changed is sent; a cleared description is stored as none.
 import { useId, useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';

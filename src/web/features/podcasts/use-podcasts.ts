@@ -1,4 +1,4 @@
-// Podcast shows and episodes (issue 10 §4–5; spec §2 Podcasts, Podcast upload): every show
+// Podcast shows and episodes (docs/decisions/0018; spec §2 Podcasts, Podcast upload): every show
 // newest first, one show with its episodes (and the listener's progress in each), the
 // artist's own shows, and creating, editing or deleting a show (and deleting an episode).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

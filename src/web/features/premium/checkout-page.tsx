@@ -1,4 +1,4 @@
-// /premium/checkout?session=… — Canto's own test-mode checkout (PAYMENTS=local, issue 12 §1):
+// /premium/checkout?session=… — Canto's own test-mode checkout (PAYMENTS=local, docs/decisions/0022):
 // clearly marked as test mode, no card. Confirm starts one month of premium for the
 // signed-in listener whose link it is; the tab that opened it is told, so its state
 // follows without a reload.

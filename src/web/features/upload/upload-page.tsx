@@ -1,5 +1,5 @@
 // Spec §2 Song upload: title, genre, audio file, optional cover art, back to home. One
-// multipart request with a progress bar (product.md §3); the server re-checks everything.
+// multipart request with a progress bar (docs/decisions/0006); the server re-checks everything.
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
