@@ -2,6 +2,7 @@
 // (core/validation/ad.rules.ts). They mirror the server's; the server decides.
 import { adFormProblem, adLimits, adMessages } from '@/core/validation/ad.rules.ts';
 import type { UploadFile } from '@/web/components/upload/upload.ts';
+import { namesKind, namesOtherKind } from '@/web/components/upload/file-kind.ts';
 
 export type AdField = 'title' | 'description' | 'image' | 'audio' | 'duration' | 'target_url';
 
@@ -16,12 +17,11 @@ export function firstAdProblem(form: {
   const text = adFormProblem(form);
   if (text && (text.field === 'title' || text.field === 'description')) return text;
   const { image, audio } = form;
-  if (image?.type && !image.type.startsWith('image/'))
+  if (image && namesOtherKind(image, 'image'))
     return { field: 'image', message: adMessages.imageType };
   if (image && image.size > adLimits.imageMaxBytes)
     return { field: 'image', message: adMessages.imageTooLarge };
-  if (audio && !audio.type.startsWith('audio/'))
-    return { field: 'audio', message: adMessages.audioType };
+  if (audio && !namesKind(audio, 'audio')) return { field: 'audio', message: adMessages.audioType };
   if (audio && audio.size > adLimits.audioMaxBytes)
     return { field: 'audio', message: adMessages.audioTooLarge };
   return text;

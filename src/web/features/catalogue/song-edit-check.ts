@@ -2,6 +2,7 @@
 // (title required and ≤ 200, genre ≤ 100, cover ≤ 5 MB and an image). The server re-checks.
 import { songEditRules, songLimits, songMessages } from '@/core/validation/song.rules.ts';
 import type { UploadFile } from '@/web/components/upload/upload.ts';
+import { namesOtherKind } from '@/web/components/upload/file-kind.ts';
 
 export type SongEditField = 'title' | 'genre' | 'cover';
 
@@ -21,7 +22,7 @@ export function firstEditProblem(form: {
   }
   if (form.cover && form.cover.size > songLimits.coverMaxBytes)
     return { field: 'cover', message: songMessages.coverTooLarge };
-  if (form.cover?.type && !form.cover.type.startsWith('image/'))
+  if (form.cover && namesOtherKind(form.cover, 'image'))
     return { field: 'cover', message: songMessages.coverInvalid };
   return null;
 }

@@ -10,6 +10,7 @@ import {
 } from '@/core/validation/podcast.rules.ts';
 import { songMessages } from '@/core/validation/song.rules.ts';
 import type { UploadFile } from '@/web/components/upload/upload.ts';
+import { namesKind, namesOtherKind } from '@/web/components/upload/file-kind.ts';
 
 export interface Problem<Field extends string> {
   field: Field;
@@ -37,7 +38,7 @@ export function firstShowProblem(form: {
     return { field, message: issue?.message ?? podcastMessages.titleRequired };
   }
   const cover = form.cover;
-  if (cover?.type && !cover.type.startsWith('image/'))
+  if (cover && namesOtherKind(cover, 'image'))
     return { field: 'cover', message: songMessages.coverInvalid };
   if (cover && cover.size > podcastLimits.coverMaxBytes)
     return { field: 'cover', message: songMessages.coverTooLarge };
@@ -69,8 +70,7 @@ export function firstEpisodeProblem(form: {
   const audio = form.audio;
   if (!audio) return { field: 'audio', message: podcastMessages.audioRequired };
   // Spec §5: the type must start with audio (the picker offers audio/* only).
-  if (!audio.type.startsWith('audio/'))
-    return { field: 'audio', message: podcastMessages.audioType };
+  if (!namesKind(audio, 'audio')) return { field: 'audio', message: podcastMessages.audioType };
   if (audio.size > podcastLimits.audioMaxBytes)
     return { field: 'audio', message: podcastMessages.audioTooLarge };
   if (!episodeNumber().safeParse(form.episodeNumber.trim()).success)

@@ -14,12 +14,13 @@ import { Textarea } from '@/web/components/ui/textarea.tsx';
 import { useFilePreview } from '@/web/components/upload/file-field.tsx';
 import { UserAvatar } from './user-avatar.tsx';
 import { useUpdateProfile } from './use-social.ts';
+import { namesKind } from '@/web/components/upload/file-kind.ts';
 
 /** The first problem with a chosen avatar file, as the server would put it; null if fine. */
 function avatarProblem(file: File | null): string | null {
   if (!file) return null;
   // The browser's type is a guess from the name; the server decodes the image regardless.
-  if (!file.type.startsWith('image/')) return profileMessages.avatarNotImage;
+  if (!namesKind(file, 'image')) return profileMessages.avatarNotImage;
   if (file.size > profileLimits.avatarMaxBytes) return profileMessages.avatarTooLarge;
   return null;
 }

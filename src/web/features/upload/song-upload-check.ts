@@ -1,6 +1,7 @@
 // The song upload form's checks before anything is sent (spec §5 order and messages, §8).
 import { songMessages, songUploadRules } from '@/core/validation/song.rules.ts';
 import type { UploadFile } from '@/web/components/upload/upload.ts';
+import { namesOtherKind } from '@/web/components/upload/file-kind.ts';
 
 /** The first message of spec §5, in its order, or null when the form may be sent. */
 export function firstUploadProblem(form: {
@@ -17,7 +18,7 @@ export function firstUploadProblem(form: {
   });
   if (!parsed.success) return parsed.error.issues[0]?.message ?? songMessages.fileInvalid;
   // A type the browser knows and that is plainly not audio/image: no need to send 100 MB.
-  if (form.file?.type && !form.file.type.startsWith('audio/')) return songMessages.audioInvalid;
-  if (form.cover?.type && !form.cover.type.startsWith('image/')) return songMessages.coverInvalid;
+  if (form.file && namesOtherKind(form.file, 'audio')) return songMessages.audioInvalid;
+  if (form.cover && namesOtherKind(form.cover, 'image')) return songMessages.coverInvalid;
   return null;
 }
