@@ -3,7 +3,7 @@
 // every ~15 s while an episode plays, when the page is hidden, and (through what this returns)
 // on pause, seek and end. Each save is told on the playback events,
 // where the podcasts' cache hears of it. The bookkeeping is EpisodeProgressReporter's.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { podcastsApi } from '@/contracts/api/podcasts.api.ts';
 import { api } from '@/web/lib/api-client.ts';
 import {
@@ -13,6 +13,7 @@ import {
 } from './episode-progress.ts';
 import type { PlaybackEvents } from './playback-events.ts';
 import { StartFollower, type StartPoints, type StartView } from './play-starts.ts';
+import { usePageHidden } from './use-page-hidden.ts';
 import type { PlayerItem } from './use-player.ts';
 
 const episodeProgressApi: EpisodeProgressApi = {
@@ -45,16 +46,8 @@ export function useEpisodeProgress(
     return () => clearInterval(timer);
   }, [playing, isEpisode, reporter]);
 
-  useEffect(() => {
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') reporter.report();
-    };
-    document.addEventListener('visibilitychange', onHide);
-    return () => {
-      document.removeEventListener('visibilitychange', onHide);
-      reporter.dispose();
-    };
-  }, [reporter]);
+  usePageHidden(useCallback(() => reporter.report(), [reporter]));
+  useEffect(() => () => reporter.dispose(), [reporter]);
 
   return reporter;
 }

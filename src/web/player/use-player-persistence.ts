@@ -1,10 +1,11 @@
 // The player kept across a reload, in the provider: restored once per signed-in user (paused,
 // and the skip clock starts from then), kept on every change but progress ticks, which are kept
 // every few seconds while playing and when the page is hidden or closed.
-import { useEffect, useState, type Dispatch, type RefObject } from 'react';
+import { useCallback, useEffect, useState, type Dispatch, type RefObject } from 'react';
 import type { PlayerEvent, PlayerState } from '@/core/player/player-machine.ts';
 import type { StartPoints } from './play-starts.ts';
 import { PlayerKeeper } from './player-persistence.ts';
+import { usePageHidden } from './use-page-hidden.ts';
 
 /** While playing, the position is kept this often (and on pause, seek, hide). */
 const SAVE_EVERY_MS = 2_000;
@@ -40,23 +41,21 @@ export function usePlayerPersistence(
     ],
   );
 
+  const save = useCallback(() => {
+    if (userId) keeper.save(userId, stateRef.current);
+  }, [keeper, stateRef, userId]);
+  usePageHidden(save);
   useEffect(() => {
     if (!userId) return;
-    const save = () => keeper.save(userId, stateRef.current);
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') save();
-    };
     const timer = setInterval(() => {
       if (stateRef.current.playing) save();
     }, SAVE_EVERY_MS);
     window.addEventListener('pagehide', save);
-    document.addEventListener('visibilitychange', onHide);
     return () => {
       clearInterval(timer);
       window.removeEventListener('pagehide', save);
-      document.removeEventListener('visibilitychange', onHide);
     };
-  }, [keeper, stateRef, userId]);
+  }, [save, stateRef, userId]);
 
   // After the keeping effects: on the first render they must not write the empty state over
   // the kept one (the keeper refuses until this ran).

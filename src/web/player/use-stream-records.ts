@@ -1,12 +1,13 @@
 // Stream records in the provider: a record when a start first plays, the heard time reported
 // every 30 s while playing and when the page is hidden, the start before reported as it ends.
 // The bookkeeping is StreamRecorder's; the engine's events reach it through what this returns.
-import { useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { listeningApi } from '@/contracts/api/listening.api.ts';
 import type { PlayerState } from '@/core/player/player-machine.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { StartFollower, type StartView } from './play-starts.ts';
 import { REPORT_EVERY_MS, StreamRecorder, type StreamRecordApi } from './stream-recorder.ts';
+import { usePageHidden } from './use-page-hidden.ts';
 import type { PlayerItem } from './use-player.ts';
 
 const streamRecordApi: StreamRecordApi = {
@@ -39,13 +40,7 @@ export function useStreamRecords(
     return () => clearInterval(timer);
   }, [playing, recorder]);
 
-  useEffect(() => {
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') recorder.report();
-    };
-    document.addEventListener('visibilitychange', onHide);
-    return () => document.removeEventListener('visibilitychange', onHide);
-  }, [recorder]);
+  usePageHidden(useCallback(() => recorder.report(), [recorder]));
 
   return recorder;
 }
