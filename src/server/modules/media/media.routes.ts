@@ -16,6 +16,8 @@ import type { MediaOffload, MediaService } from './media.service.ts';
 // An SVG opened directly must not run script or load anything; inline styles are harmless.
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const PLACEHOLDER = '/placeholder.svg';
+// Ranges up to this size are read into one buffer and sent with the headers.
+const SMALL_RANGE = 256 * 1024;
 
 const params = z.object({ bucket: z.string(), key: z.string() });
 // An owned key (`<owner>/<timestamp>.<ext>`, storage.ts ownedKey) spans two path segments.
@@ -150,9 +152,16 @@ export const mediaRoutes =
       }
 
       const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+      const status = bodyLengthHeaders(headers, part, object.size);
+      // A seek's range in one buffer: no stream to set up, pipe and tear down per request.
+      if (method === 'GET' && part && storage.readSmall && part.end - part.start < SMALL_RANGE) {
+        const bytes = await storage.readSmall(bucket, key, part);
+        reply.hijack();
+        return void reply.raw.writeHead(status, headers).end(bytes);
+      }
       // Opened before any success header is sent, so a failure here is a plain error response.
       const body = method === 'GET' ? await storage.read(bucket, key, part) : undefined;
-      sendFileBody(request, reply, bodyLengthHeaders(headers, part, object.size), headers, body);
+      sendFileBody(request, reply, status, headers, body);
     }
   };
 
