@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', () => mediaModule.reconciler.stop());
   const notifications = createNotificationsModule(ctx, {
     auth,
-    settings: { publicUrl, dev: env.dev },
+    settings: { publicUrl, dev: env.dev, messageBudget: env.liveMessageBudget },
   });
   const premium = createPremiumModule(ctx, {
     settings: { provider: env.payments, stripe: env.stripe, publicUrl },
