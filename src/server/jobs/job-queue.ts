@@ -55,7 +55,7 @@ export type JobQueue = {
   get(id: string): Promise<JobInfo | null>;
   /** This worker's name (locked_by). */
   readonly worker: string;
-  /** Whether the worker runs and its last look at the queue reached it (readiness). */
+  /** Whether the worker is not stopping and its last look at the queue reached it (readiness). */
   healthy(): boolean;
   /** The database is back after an outage: the worker looks at the queue at once. */
   resume(): void;

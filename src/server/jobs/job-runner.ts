@@ -310,8 +310,11 @@ export function createJobRunner(options: RunnerOptions) {
       void tick();
     },
 
-    /** Started, not stopping, and its last look at the queue reached it. */
-    healthy: () => started && !stopping && failures === 0,
+    /**
+     * Not stopping, and its last look at the queue reached it (a process that has not started
+     * its worker only needs the queue's database, which readiness checks itself).
+     */
+    healthy: () => !stopping && failures === 0,
   };
 }
 
