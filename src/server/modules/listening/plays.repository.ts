@@ -5,6 +5,9 @@ import { isSqlState, queryRows } from '../../db/sql-results.ts';
 
 export type PlaysRepository = ReturnType<typeof createPlaysRepository>;
 
+/** The advisory lock key that serialises folds across processes ('canto:play-count-fold'). */
+const FOLD_LOCK = 0x63616e746f01;
+
 const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 /** stream_analytics rows: a play started, its progress, a user's latest plays. */
@@ -42,15 +45,19 @@ export function createPlaysRepository(db: Db) {
 
     /**
      * Adds up to `batch` pending plays into songs.play_count and removes them, in one
-     * statement; answers how many it took. Rows another fold has claimed are skipped (SKIP
-     * LOCKED) and a taken row is deleted by that statement, so concurrent folds never count a
-     * play twice; songs are locked in id order, so they cannot deadlock either. A play of a
-     * song deleted since is dropped.
+     * statement; answers how many it took. A taken row is deleted by that statement, so no
+     * play is counted twice; folds take an advisory lock first, so concurrent ones (several
+     * processes) run one after the other instead of deadlocking on the songs they share. A
+     * play of a song deleted since is dropped.
      */
     async foldPlayCounts(batch: number): Promise<number> {
-      const [row] = await queryRows<{ taken: number }>(
-        db,
-        sql`
+      return db.transaction(async (tx) => {
+        // One fold at a time per database: two folds updating overlapping songs could
+        // otherwise deadlock on their rows.
+        await tx.execute(sql`select pg_advisory_xact_lock(${FOLD_LOCK})`);
+        const [row] = await queryRows<{ taken: number }>(
+          tx,
+          sql`
         with taken as (
           delete from play_count_deltas
           where ctid = any (array(
@@ -65,8 +72,9 @@ export function createPlaysRepository(db: Db) {
           update songs set play_count = play_count + locked.plays from locked where songs.id = locked.id returning 1
         )
         select (select count(*) from taken)::int as taken, (select count(*) from folded)::int as songs`,
-      );
-      return Number(row?.taken ?? 0);
+        );
+        return Number(row?.taken ?? 0);
+      });
     },
 
     /**
