@@ -29,6 +29,7 @@ const ORDER = [
   'catalogue',
   'listening',
   'notifications',
+  'live-flood',
 ];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
