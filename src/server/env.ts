@@ -103,6 +103,7 @@ const schema = z
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
+    AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LOG_LEVEL: z
@@ -218,6 +219,11 @@ export type Env = {
    * (SEARCH_CONCURRENCY; default two per core, 0: no limit). ADR 0011 "Admission".
    */
   searchConcurrency: number;
+  /**
+   * The ads' frequency cap: a free listener is handed at most one showing this often
+   * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
+   */
+  adShowingIntervalSeconds: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -292,6 +298,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
+    adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
