@@ -70,6 +70,8 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   browser,
   baseURL,
 }) => {
+  // Four showings seen through (each its duration), one closed early and the audio's job.
+  test.setTimeout(120_000);
   const title = `Spring Sale ${Date.now().toString(36)}`;
   const admin = await adminPage(browser, baseURL);
   await admin.getByRole('button', { name: 'New Ad' }).click();
