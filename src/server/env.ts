@@ -104,6 +104,7 @@ const schema = z
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
+    AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
@@ -227,6 +228,11 @@ export type Env = {
    * PLAY_COUNT_FOLD_SECONDS, default 2; 0: never, another process or a test does it).
    */
   playCountFoldSeconds: number;
+  /**
+   * The ads' frequency cap: a free listener is handed at most one showing this often
+   * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
+   */
+  adShowingIntervalSeconds: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -312,6 +318,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
+    adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
