@@ -203,8 +203,9 @@ export type Env = {
   /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
   ffmpegPath: string | undefined;
   /**
-   * ffmpeg processes this process runs at once, upload checks and transcoding jobs together
-   * (MEDIA_WORKERS; default one per core): each keeps a core busy (docs/decisions/0014).
+   * Media jobs this process runs at once, of every kind together (MEDIA_WORKERS; default one
+   * core fewer than there are, at least one): each keeps a core busy, and the core left over
+   * serves people. Upload checks have a lane of their own beside them (docs/decisions/0028).
    */
   mediaWorkers: number;
   /**
@@ -243,6 +244,11 @@ export type Env = {
 export class EnvError extends Error {}
 
 /** Parses the environment; throws EnvError whose message is one line naming the variable. */
+/** MEDIA_WORKERS unset: one core left for requests and upload checks (docs/decisions/0028). */
+export function defaultMediaWorkers(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings count as unset, the way shells and .env files usually mean them.
   const cleaned = Object.fromEntries(
@@ -300,7 +306,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     ffmpegPath: v.FFMPEG_PATH,
-    mediaWorkers: v.MEDIA_WORKERS ?? Math.max(1, os.availableParallelism()),
+    mediaWorkers: v.MEDIA_WORKERS ?? defaultMediaWorkers(os.availableParallelism()),
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,

@@ -19,9 +19,9 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
 const tsx = path.resolve('node_modules/.bin/tsx');
-// `node <options> scripts/start.mjs`, as package.json's start script says.
+// `exec node <options> scripts/start.mjs`, as package.json's start script says.
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-const [, ...startArgs] = pkg.scripts.start.split(/\s+/);
+const [, , ...startArgs] = pkg.scripts.start.split(/\s+/);
 
 const fixtures = spawnSync(tsx, ['tests/e2e/fixture-accounts.ts'], {
   stdio: 'inherit',
