@@ -147,6 +147,6 @@ export async function liveFloodBench({ log = () => {} }: { log?: Log } = {}): Pr
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.table(
-    await withTimeout(5 * 60_000, 'live flood bench', liveFloodBench({ log: console.log })),
+    await withTimeout(15 * 60_000, 'live flood bench', liveFloodBench({ log: console.log })),
   );
 }

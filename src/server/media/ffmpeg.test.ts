@@ -72,10 +72,11 @@ describe('ffmpeg', () => {
   });
 
   it('runs background work with a higher nice value, and the child gets no shell', async () => {
-    // The stand-in prints its own nice value (field 19 of /proc/self/stat) and its arguments.
+    // The stand-in prints its own nice value (field 19 of /proc/self/stat) and its arguments,
+    // after a moment: the value is set just after the spawn, which a fast start can outrun.
     const binary = script(
       'nice',
-      `echo "nice=$(cut -d' ' -f19 /proc/$$/stat)" >&2; printf '%s|' "$@" >&2`,
+      `sleep 0.2; echo "nice=$(cut -d' ' -f19 /proc/$$/stat)" >&2; printf '%s|' "$@" >&2`,
     );
     const ffmpeg = createFfmpeg({ binary });
     const result = await ffmpeg.run({
