@@ -198,7 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createArtistApprovalModule(ctx, { roles, notifications }),
     mediaModule,
     songs,
-    createListeningModule(ctx, { songs }),
+    createListeningModule(ctx, {
+      songs,
+      settings: { foldSeconds: env.playCountFoldSeconds },
+    }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {
