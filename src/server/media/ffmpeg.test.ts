@@ -107,10 +107,11 @@ describe('ffmpeg', () => {
 
   it('runs background work at nice 10 and upload decodes at the server own; no shell', async () => {
     // The stand-in reports its own nice value (field 19 of /proc/self/stat): on stderr with
-    // its arguments, and as its "duration" in ms, which is what a decode answers.
+    // its arguments, and as its "duration" in ms, which is what a decode answers. It waits a
+    // moment first: the value is set just after the spawn, which a fast start can outrun.
     const binary = script(
       'nice',
-      `n=$(cut -d' ' -f19 /proc/$$/stat); echo "nice=$n" >&2; printf '%s|' "$@" >&2\nprintf 'out_time_us=%s000\\nprogress=end\\n' "$n"`,
+      `sleep 0.2; n=$(cut -d' ' -f19 /proc/$$/stat); echo "nice=$n" >&2; printf '%s|' "$@" >&2\nprintf 'out_time_us=%s000\\nprogress=end\\n' "$n"`,
     );
     const ffmpeg = createFfmpeg({ binary });
     const result = await ffmpeg.run({
