@@ -104,8 +104,11 @@ const schema = z
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+    PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
+    LIVE_MESSAGE_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -224,11 +227,21 @@ export type Env = {
    * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
    */
   adShowingIntervalSeconds: number;
+  /**
+   * How often this process folds pending plays into songs' play counts (ADR 0016;
+   * PLAY_COUNT_FOLD_SECONDS, default 2; 0: never, another process or a test does it).
+   */
+  playCountFoldSeconds: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
   /** A session ends this many days after sign-in, however often it is refreshed. */
   sessionMaxLifetimeDays: number;
+  /**
+   * Messages one live socket may send: a rate with a burst, beyond which it is closed with
+   * 1008 (LIVE_MESSAGES_PER_SECOND, 0: no limit; LIVE_MESSAGE_BURST).
+   */
+  liveMessageBudget: { perSecond: number; burst: number } | null;
   /** CANTO_DEV=1, set by `npm run dev`: Vite serves the web app, so no built one is expected. */
   dev: boolean;
 };
@@ -299,9 +312,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
+    playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
+    liveMessageBudget:
+      v.LIVE_MESSAGES_PER_SECOND > 0
+        ? { perSecond: v.LIVE_MESSAGES_PER_SECOND, burst: v.LIVE_MESSAGE_BURST }
+        : null,
     dev: v.CANTO_DEV,
   };
 }
