@@ -105,7 +105,7 @@ export type AdShowingResponse = z.infer<typeof adShowingResponse>;
  * (409 ad_inactive), while the listener is free (403 ad_listener_premium), no sooner than the
  * ad's duration after the showing (409 ad_showing_too_early) and within the hour (410
  * ad_showing_expired); each refusal writes nothing. It is attributed to the song or episode the
- * listener's own stream record named when the showing was issued. A replay answers
+ * listener's own stream record (or episode progress) named when the showing was issued. A replay answers
  * `recorded: false` and writes nothing.
  */
 export const adImpressionBody = z.strictObject({

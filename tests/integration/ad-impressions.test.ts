@@ -286,4 +286,33 @@ describe.each(dbKinds)('ad impressions on %s', (kind) => {
     const [showing] = (await showingRows(ctx)).filter((r) => r.id === shown.showing_id);
     expect(showing).toMatchObject({ song_id: null, podcast_episode_id: null });
   });
+
+  it('names the episode the listener is hearing (its progress reported lately) when that is more recent than their last song', async () => {
+    await onlyAd('Between episodes', 30);
+    const listener = await makeUser(ctx, 'listener', 'Podcast Ear');
+    const [show] = await rows<{ id: string }>(
+      ctx,
+      sql`insert into podcasts (creator_id, title) values (${artist.userId}, 'Ad Show') returning id`,
+    );
+    const [episode] = await rows<{ id: string }>(
+      ctx,
+      sql`insert into podcast_episodes (podcast_id, title, audio_url, duration_ms)
+          values (${show!.id}, 'Ad Episode', ${`/media/podcasts/${crypto.randomUUID()}.wav`}, 1800000)
+          returning id`,
+    );
+    const tune = await song('Before The Episode');
+    await startPlay(ctx, listener, tune);
+    ctx.clock.advance(1000);
+    const saved = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/me/episode-progress/${episode!.id}`,
+      headers: listener.headers,
+      payload: { position: 60 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const shown = (await nextAd(ctx, listener))!;
+    ctx.clock.advance(30_000);
+    const res = await postImpression(ctx, listener, { showing_id: shown.showing_id });
+    expect(res.json()).toEqual({ recorded: true, song_id: null, podcast_episode_id: episode!.id });
+  });
 });

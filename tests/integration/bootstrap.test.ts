@@ -16,8 +16,8 @@ const silent = pino({ level: 'silent' });
 // Σ of the play counts the demo starts its songs with (seed.ts SONGS).
 const SONG_HISTORY = 433 + 1210 + 120 + 764 + 321 + 198 + 1843 + 540 + 260 + 987 + 75 + 652;
 // Where a free listener asks for an ad.
-const ACTIVE_AD_URL = '/api/ads/active';
-const ACTIVE_AD_METHOD = 'GET';
+const ACTIVE_AD_URL = '/api/ads/showings';
+const ACTIVE_AD_METHOD = 'POST';
 
 /** A test database plus an app on it, whose accounts, roles and storage start-up uses. */
 async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>) {

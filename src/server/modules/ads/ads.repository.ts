@@ -200,9 +200,11 @@ export function createAdsRepository(db: Db) {
      * Writes a showing of `ad` to `userId` at `at`, unless the listener's latest showing is
      * after `notAfter` (the frequency cap): then nothing is written and its time is answered.
      * One at a time per listener (a transaction-scoped advisory lock), so twins cannot both
-     * pass the cap. The showing names what the listener's own latest stream record names,
-     * while that record is current: started no longer ago than its item's duration and
-     * `graceMs` (one probe of stream_analytics_user_played_idx).
+     * pass the cap. The showing names what the listener is playing by their own records: the
+     * latest stream record while it is current (started no longer ago than its item's
+     * duration and `graceMs`; one probe of stream_analytics_user_played_idx), or the episode
+     * whose progress they reported within `graceMs` (episodes keep episode_progress, not
+     * stream records), whichever is more recent.
      */
     async issueShowing(showing: {
       adId: string;
@@ -235,14 +237,28 @@ export function createAdsRepository(db: Db) {
             where user_id = ${userId} and played_at <= ${at.toISOString()}::timestamptz
             order by played_at desc
             limit 1
-          ), current_play as (
-            select latest.song_id, latest.podcast_episode_id
+          ), current_record as (
+            select latest.song_id, latest.podcast_episode_id, latest.played_at as at
             from latest
             left join songs s on s.id = latest.song_id
             left join podcast_episodes e on e.id = latest.podcast_episode_id
             where latest.played_at >= ${at.toISOString()}::timestamptz
               - (coalesce(s.duration_ms, e.duration_ms, 0) + ${showing.graceMs}::int)
                 * interval '1 millisecond'
+          ), current_episode as (
+            select null::uuid as song_id, episode_id as podcast_episode_id, updated_at as at
+            from episode_progress
+            where user_id = ${userId}
+              and updated_at <= ${at.toISOString()}::timestamptz
+              and updated_at >= ${at.toISOString()}::timestamptz
+                - ${showing.graceMs}::int * interval '1 millisecond'
+            order by updated_at desc
+            limit 1
+          ), current_play as (
+            select song_id, podcast_episode_id
+            from (select * from current_record union all select * from current_episode) as c
+            order by at desc
+            limit 1
           )
           insert into ad_showings (ad_id, user_id, song_id, podcast_episode_id, duration_ms, created_at)
           select ${showing.adId}, ${userId}, current_play.song_id, current_play.podcast_episode_id,
