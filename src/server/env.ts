@@ -106,6 +106,8 @@ const schema = z
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
+    LIVE_MESSAGE_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -229,6 +231,11 @@ export type Env = {
   trustProxy: string[];
   /** A session ends this many days after sign-in, however often it is refreshed. */
   sessionMaxLifetimeDays: number;
+  /**
+   * Messages one live socket may send: a rate with a burst, beyond which it is closed with
+   * 1008 (LIVE_MESSAGES_PER_SECOND, 0: no limit; LIVE_MESSAGE_BURST).
+   */
+  liveMessageBudget: { perSecond: number; burst: number } | null;
   /** CANTO_DEV=1, set by `npm run dev`: Vite serves the web app, so no built one is expected. */
   dev: boolean;
 };
@@ -302,6 +309,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
+    liveMessageBudget:
+      v.LIVE_MESSAGES_PER_SECOND > 0
+        ? { perSecond: v.LIVE_MESSAGES_PER_SECOND, burst: v.LIVE_MESSAGE_BURST }
+        : null,
     dev: v.CANTO_DEV,
   };
 }
