@@ -414,23 +414,33 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
       // No external catalogue: search answers only with the songs uploaded here.
       CATALOGUE_URL: 'http://127.0.0.1:9',
     });
-    const token = await signIn(server.url, E2E_ARTIST.email, E2E_ARTIST.password);
+    let token = await signIn(server.url, E2E_ARTIST.email, E2E_ARTIST.password);
+    // Uploads queue behind transcodes on a busy machine: longer than an access token lives.
+    let signedAt = Date.now();
+    const fresh = async () => {
+      if (Date.now() - signedAt > 5 * 60_000) {
+        token = await signIn(server!.url, E2E_ARTIST.email, E2E_ARTIST.password);
+        signedAt = Date.now();
+      }
+      return token;
+    };
     const titles: string[] = [];
     const ids: string[] = [];
 
     for (const { file, title } of tunes) {
-      ids.push(await upload(server.url, token, file, title));
+      ids.push(await upload(server.url, await fresh(), file, title));
       titles.push(title);
       fs.rmSync(file);
     }
     const gapless: { id: string; title: string }[] = [];
     for (const { file, title } of tones) {
-      gapless.push({ id: await upload(server.url, token, file, title), title });
+      gapless.push({ id: await upload(server.url, await fresh(), file, title), title });
       fs.rmSync(file);
     }
     ids.push(...gapless.map((g) => g.id));
     log(`  uploaded ${SONGS} songs of 3–4 min and 2 of 4 s (44.1 kHz stereo WAV)`);
     await waitReady(server.url, token, ids, log);
+    await fresh();
 
     context = await chromium.launchPersistentContext(path.join(work, 'chrome-profile'), {
       executablePath: '/usr/bin/chromium',

@@ -25,6 +25,8 @@ function setup(state: Partial<PlayerState> = {}) {
     dispatch: (e) => events.push(e),
     state: () => now,
     engine: () => ({ seek: (s) => calls.push(`engine seek ${s}`) }),
+    // Records whether the machine had heard of the load yet when the engine was primed.
+    prime: (it, playId) => calls.push(`prime ${it.id} as ${playId} after ${events.length} events`),
     recorder: { stopped: (report) => calls.push(`recorder stopped ${report}`) },
     episodes: { seeked: (p) => calls.push(`episodes seeked ${p}`) },
     showPosition: (p, d, r) => calls.push(`position ${p}/${d} at ${r}`),
@@ -38,6 +40,22 @@ function setup(state: Partial<PlayerState> = {}) {
 }
 
 describe('playerControls', () => {
+  it('loading a new song starts its media in the click, before the machine renders it', () => {
+    const other = { ...item('song'), id: 'i2' };
+    const { controls, calls, events } = setup({ current: item('song'), playId: 7 });
+    controls.load(other);
+    expect(calls).toEqual(['prime i2 as 8 after 0 events']);
+    expect(events).toEqual([{ type: 'itemLoaded', item: other }]);
+  });
+
+  it('loading the current song (a toggle) or an episode primes nothing', () => {
+    const { controls, calls, events } = setup({ current: item('song'), playId: 7 });
+    controls.load(item('song'));
+    controls.load({ ...item('episode'), id: 'e1' });
+    expect(calls).toEqual([]);
+    expect(events).toHaveLength(2);
+  });
+
   it('a seek moves the engine without counting the gap, and is shown and saved', () => {
     const { controls, calls, events } = setup({ current: item('episode'), duration: 600 });
     controls.seek(42);

@@ -12,6 +12,8 @@ export interface ControlsDeps {
   state(): PlayerState;
   /** The engine, while there is one. */
   engine(): { seek(seconds: number): void } | null;
+  /** Starts a new song's media inside the click, before the state renders (optional). */
+  prime?(item: PlayerItem, playId: number): void;
   recorder: { stopped(report: boolean): void };
   episodes: { seeked(position: number): void };
   showPosition(progress: number, duration: number, rate: number): void;
@@ -36,7 +38,13 @@ export function playerControls(deps: ControlsDeps): PlayerControls {
     deps.episodes.seeked(seconds);
   };
   return {
-    load: (item) => dispatch({ type: 'itemLoaded', item }),
+    load: (item) => {
+      // A new song (not a toggle of the current one, not an episode, whose resume point the
+      // render decides) starts its request now; the machine then makes it start playId + 1.
+      const s = deps.state();
+      if (item.kind === 'song' && s.current?.id !== item.id) deps.prime?.(item, s.playId + 1);
+      dispatch({ type: 'itemLoaded', item });
+    },
     toggle: () => dispatch({ type: 'playToggled' }),
     seek,
     setVolume: (v) => dispatch({ type: 'volumeChanged', volume: v }),

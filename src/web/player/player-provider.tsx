@@ -56,7 +56,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const recorder = useStreamRecords(start, stateRef);
   // Before the engine: a new start's resume point is decided before the engine loads it.
   const episodes = useEpisodeProgress(start, points, events);
-  const engineRef = useAudioEngine(hostRef, state, stateRef, dispatch, {
+  const { engineRef, prime } = useAudioEngine(hostRef, state, stateRef, dispatch, {
     recorder,
     episodes,
     points,
@@ -70,6 +70,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         dispatch,
         state: () => stateRef.current,
         engine: () => engineRef.current,
+        prime,
         recorder,
         episodes,
         showPosition: (at, length, rate) => mediaSession.showPosition(at, length, rate),
@@ -79,7 +80,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
         now: Date.now,
         random: Math.random,
       }),
-    [engineRef, recorder, episodes, mediaSession],
+    [engineRef, prime, recorder, episodes, mediaSession],
   );
   usePlayerShortcuts(controls, stateRef);
   const rate = current?.kind === 'episode' ? playbackRate : 1;

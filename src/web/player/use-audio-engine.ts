@@ -3,7 +3,7 @@
 // wants, preloads what comes next, and its events flow back as machine events and to the
 // stream recorder and the episode progress reporter. An item whose media URLs expired is
 // fetched again once per start (fresh-media.ts) and goes on from the same position.
-import { useEffect, useRef, useState, type Dispatch, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject } from 'react';
 import { podcastsApi } from '@/contracts/api/podcasts.api.ts';
 import { songsApi } from '@/contracts/api/songs.api.ts';
 import type { PlayerEvent, PlayerState } from '@/core/player/player-machine.ts';
@@ -30,14 +30,24 @@ export interface EngineFollowers {
   points: StartPoints;
 }
 
-/** Returns the engine while there is one (a seek moves it). */
+export interface AudioEngineHandle {
+  /** The engine while there is one (a seek moves it). */
+  engineRef: RefObject<AudioEngine | null>;
+  /**
+   * Loads and plays `item` as start `playId` now, inside the click, before React renders the
+   * new state: the media request leaves at once instead of after the render (ADR 0015). The
+   * render's effects then find the same start and leave it alone.
+   */
+  prime(item: PlayerItem, playId: number): void;
+}
+
 export function useAudioEngine(
   hostRef: RefObject<HTMLDivElement | null>,
   state: PlayerState,
   stateRef: RefObject<PlayerState>,
   dispatch: Dispatch<PlayerEvent>,
   { recorder, episodes, points }: EngineFollowers,
-): RefObject<AudioEngine | null> {
+): AudioEngineHandle {
   const engineRef = useRef<AudioEngine | null>(null);
   const [fresh] = useState(() => new FreshMedia(mediaFetch));
   const [refreshed, setRefreshed] = useState(0);
@@ -46,6 +56,8 @@ export function useAudioEngine(
   const playbackRate = usePlaybackRateSetting();
   const { playing, volume, muted, queue, repeat, playId } = state;
   const current = state.current as PlayerItem | null;
+  const settings = useRef({ quality, normalization, playbackRate });
+  settings.current = { quality, normalization, playbackRate };
 
   useEffect(() => {
     const host = hostRef.current;
@@ -140,5 +152,22 @@ export function useAudioEngine(
     );
   }, [upNext, playId, quality, normalization, playbackRate, refreshed, fresh]);
 
-  return engineRef;
+  const prime = useCallback(
+    (item: PlayerItem, startId: number) => {
+      const engine = engineRef.current;
+      if (!engine) return;
+      const { quality: q, normalization: n, playbackRate: rate } = settings.current;
+      const track = trackOf(fresh.mediaOf(item), {
+        quality: q,
+        normalization: n,
+        rate,
+        canPlayType: (m) => engine.canPlayType(m),
+      });
+      engine.show(track, startId, points.of(startId));
+      engine.play();
+    },
+    [fresh, points],
+  );
+
+  return { engineRef, prime };
 }
