@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const podcasts = createPodcastsModule(ctx, {
     media: mediaModule,
     notifications,
-    settings: { publicUrl },
+    settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, {}),

@@ -41,6 +41,8 @@ export type PodcastsModule = FeatureModule & {
 export type PodcastsSettings = {
   /** PUBLIC_URL: a show's feed URL is absolute. */
   publicUrl: string;
+  /** Whether PUBLIC_URL is set: the show page warns its creator when not. */
+  publicUrlSet: boolean;
 };
 
 /**
@@ -95,6 +97,7 @@ export function createPodcastsModule(
     storage: ctx.storage,
     log: ctx.log,
     publicUrl: settings.publicUrl,
+    publicUrlSet: settings.publicUrlSet,
     mediaUrl: mediaModule.publicUrl,
   });
   const routes = podcastsRoutes({ podcasts, episodes, tempDir: mediaModule.tempDir });
