@@ -26,7 +26,7 @@ export type BootstrapDeps = {
   /** The app's roles module: the admin role and the demo's roles are granted through it. */
   roles: RolesModule;
   /** The app's profile records (the social module's): the demo artists' bios. */
-  profiles: Pick<ProfileRecords, 'setBio'>;
+  profiles: Pick<ProfileRecords, 'setBio' | 'setAvatar'>;
   /** The app's storage: demo media goes where uploads go. */
   storage: Storage;
   now?: () => Date;

@@ -100,6 +100,8 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
 }
 
 export const NUL = 'a\u0000b';
+/** A lone UTF-16 surrogate: JSON's "\\ud800" escape parses to one; it has no UTF-8 form. */
+export const LONE_SURROGATE = 'a\uD800b';
 export const LONG = 'x'.repeat(10 * 1024);
 
 const typeOf = (s: JsonSchema): string | undefined => {
@@ -172,6 +174,7 @@ function badValuesOf(schema: JsonSchema): Array<[string, unknown]> {
     default:
       out.push(
         ['NUL', NUL],
+        ['lone surrogate', LONE_SURROGATE],
         ['10 kB string', LONG],
         ['number for string', 42],
         ['object for string', { a: 1 }],
@@ -184,12 +187,14 @@ function badValuesOf(schema: JsonSchema): Array<[string, unknown]> {
   return out;
 }
 
-/** Hostile extra keys: NUL in a value and in a key, 10 kB, nesting. */
+/** Hostile extra keys: NUL and a lone surrogate in a value and in a key, 10 kB, nesting. */
 const EXTRA_FIELDS = {
   unknown_nul: NUL,
+  unknown_surrogate: LONE_SURROGATE,
   unknown_long: LONG,
   unknown_nested: { a: [{ b: NUL }] },
   [NUL]: 1,
+  [LONE_SURROGATE]: 1,
 };
 
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -14,7 +14,10 @@ import { testEnv } from '../helpers/test-app.ts';
 
 const silent = pino({ level: 'silent' });
 // Σ of the play counts the demo starts its songs with (seed.ts SONGS).
-const SONG_HISTORY = 1843 + 1210 + 987 + 764 + 652 + 540 + 433 + 321 + 260 + 198 + 120 + 75;
+const SONG_HISTORY = 433 + 1210 + 120 + 764 + 321 + 198 + 1843 + 540 + 260 + 987 + 75 + 652;
+// Where a free listener asks for an ad.
+const ACTIVE_AD_URL = '/api/ads/active';
+const ACTIVE_AD_METHOD = 'GET';
 
 /** A test database plus an app on it, whose accounts, roles and storage start-up uses. */
 async function setup(kind: (typeof dbKinds)[number], env: Record<string, string>) {
@@ -122,6 +125,7 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
       'ana@canto.local',
       'nova@canto.local',
       'owls@canto.local',
+      'river@canto.local',
     ]);
     const res = await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD);
     expect(res.statusCode).toBe(200);
@@ -164,6 +168,55 @@ describe.each(dbKinds)('demo content on %s', (kind) => {
     const media = await t.app.inject({ method: 'GET', url: song.json().file_url });
     expect(media.statusCode).toBe(200);
     expect(media.headers['content-type']).toContain('audio/wav');
+  });
+
+  it('shows the product: an ad for the free tier, Popular unlike Recent, Trending unlike New Releases, complete artist profiles', async () => {
+    const { access_token } = (await signIn(t.app, 'ben@canto.local', DEMO_PASSWORD)).json();
+    const as = (url: string, method: 'GET' | 'POST' = 'GET') =>
+      t.app.inject({ method, url, headers: { authorization: `Bearer ${access_token}` } });
+    const titles = (songs: { title: string }[]) => songs.map((s) => s.title);
+
+    const home = (await as('/api/songs/home')).json<{
+      recent: { title: string }[];
+      popular: { title: string }[];
+    }>();
+    expect(home.recent.length).toBeGreaterThanOrEqual(6);
+    const [recent, popular] = [titles(home.recent).slice(0, 6), titles(home.popular).slice(0, 6)];
+    expect(popular).not.toEqual(recent);
+    // Not just reordered: the most played include songs the newest six leave out.
+    expect(popular.filter((title) => !recent.includes(title)).length).toBeGreaterThanOrEqual(3);
+    const browse = (await as('/api/songs/browse')).json<{
+      trending: { title: string }[];
+      new_releases: { title: string }[];
+    }>();
+    const [trending, newest] = [titles(browse.trending), titles(browse.new_releases)];
+    expect(trending.slice(0, 6)).not.toEqual(newest.slice(0, 6));
+    expect(
+      trending.slice(0, 6).filter((x) => !newest.slice(0, 6).includes(x)).length,
+    ).toBeGreaterThanOrEqual(3);
+
+    // A free listener is shown an ad, image and all.
+    const ads = await createDemoRepository(t.db.database.db).counts();
+    expect(ads.active_ads).toBe(1);
+    const showing = await as(ACTIVE_AD_URL, ACTIVE_AD_METHOD);
+    expect(showing.statusCode, showing.body).toBe(200);
+    const ad = showing.json<{ ad: { title: string; image_url: string | null } | null }>().ad;
+    expect(ad?.title).toBe('Canto Premium');
+    expect((await t.app.inject({ url: ad!.image_url! })).statusCode).toBe(200);
+
+    // Every artist's profile: name, bio and an avatar that loads.
+    const byEmail = Object.fromEntries(first.demo!.accounts.map((a) => [a.email, a.userId]));
+    for (const email of ['nova@canto.local', 'owls@canto.local', 'river@canto.local']) {
+      const res = await as(`/api/profiles/${byEmail[email]}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const profile = res.json<{ display_name: string; bio: string; avatar_url: string }>();
+      expect(profile.display_name, email).toBeTruthy();
+      expect(profile.bio, email).toMatch(/\w{3,}/);
+      expect(profile.avatar_url, email).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}\.svg$/);
+      const avatar = await t.app.inject({ url: profile.avatar_url });
+      expect(avatar.statusCode, email).toBe(200);
+      expect(avatar.headers['content-type']).toContain('image/svg+xml');
+    }
   });
 
   it('prints the credentials once, in one block', () => {
@@ -287,11 +340,12 @@ describe.each(dbKinds)('a demo seed that stopped half way on %s', (kind) => {
     expect(resumed.demo?.songs).toBe(12);
     expect(resumed.demo?.accounts).toHaveLength(7);
     expect(await repo.counts()).toMatchObject({ users: 7, songs: 12, podcasts: 1, episodes: 3 });
-    // 12 songs × (audio + cover), the show's cover, 3 episodes: nothing left from the failure.
-    const files = ['music', 'cover-art', 'podcasts'].flatMap((b) =>
+    // 12 songs × (audio + cover), the show's cover, 3 episodes, the ad's image, 3 artists'
+    // avatars: nothing left from the failure.
+    const files = ['music', 'cover-art', 'podcasts', 'avatars'].flatMap((b) =>
       fs.existsSync(path.join(mediaRoot, b)) ? fs.readdirSync(path.join(mediaRoot, b)) : [],
     );
-    expect(files).toHaveLength(12 * 2 + 1 + 3);
+    expect(files).toHaveLength(12 * 2 + 1 + 3 + 1 + 3);
     expect((await signIn(t.app, 'nova@canto.local', DEMO_PASSWORD)).statusCode).toBe(200);
     expect(t.printed).toHaveLength(1);
     // And a third start finds a used database.

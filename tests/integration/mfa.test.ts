@@ -9,6 +9,8 @@ import {
   type RequestOptions,
 } from '../helpers/soft-authenticator.ts';
 import { mfaFactors } from '../../src/server/db/schema/index.ts';
+import { createMfaRepository } from '../../src/server/modules/mfa/mfa.repository.ts';
+import { createMfaService } from '../../src/server/modules/mfa/mfa.service.ts';
 
 const PASSWORD = 'listen-pass-1';
 let seq = 0;
@@ -118,6 +120,58 @@ describe.each(dbKinds)('MFA on %s', (kind) => {
     nextStep(ctx);
     return { user, factor, aal2Token: res.json().access_token as string };
   }
+
+  it('refuses a lone surrogate in the TOTP issuer with a 400 and writes no factor', async () => {
+    const api = client(ctx);
+    const user = await api.signUp();
+    for (const issuer of ['\uD800', 'Canto \uDC00', 'Can\uDBFFto']) {
+      const res = await api.call('POST', '/api/auth/factors', user.token, {
+        factor_type: 'totp',
+        friendly_name: 'phone',
+        issuer,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'validation_failed',
+        message: 'Text must be well-formed Unicode',
+        details: { field: 'issuer', context: 'body' },
+      });
+    }
+    expect(await api.factors(user.token)).toEqual([]);
+    // The same name is still free: nothing was half-written.
+    expect((await api.enrolTotp(user.token, 'phone')).type).toBe('totp');
+  });
+
+  it('enrols nothing when building the TOTP answer fails (the step runs before the write)', async () => {
+    const api = client(ctx);
+    const user = await api.signUp();
+    const userId = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/api/auth/user',
+        headers: { authorization: `Bearer ${user.token}` },
+      })
+    ).json().id as string;
+    const mfa = createMfaService({
+      repo: createMfaRepository(ctx.db.database.db),
+      limiter: { hit: async () => {}, clear: async () => {} },
+      clock: ctx.clock,
+      publicUrl: ctx.env.publicUrl,
+      secretKey: 'k'.repeat(64),
+      log: { info() {}, warn() {}, error() {}, debug() {} } as never,
+    });
+    const principal = {
+      userId,
+      sessionId: crypto.randomUUID(),
+      aal: 'aal1',
+      hasVerifiedFactor: false,
+    } as const;
+    // Past the edge (a direct caller): the URI's encoding throws on the lone surrogate.
+    await expect(mfa.enrol(principal, { factor_type: 'totp', issuer: '\uD800' })).rejects.toThrow(
+      URIError,
+    );
+    expect(await mfa.list(userId)).toEqual([]);
+  });
 
   it('refuses the phone factor: no SMS provider is configured', async () => {
     const api = client(ctx);

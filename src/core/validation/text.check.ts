@@ -5,6 +5,7 @@
 
 export const textMessages = {
   nul: 'Text must not contain NUL characters',
+  malformed: 'Text must be well-formed Unicode',
 } as const;
 
 /**
@@ -27,6 +28,16 @@ const INVISIBLE =
 
 /** PostgreSQL text cannot hold U+0000: such a value is refused, never stored. */
 export const hasNul = (text: string): boolean => text.includes('\0');
+
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * False when `text` holds a lone UTF-16 surrogate (JSON's "\ud800" escape makes one): it has
+ * no UTF-8 form, so encodeURIComponent throws on it and PostgreSQL cannot store it.
+ * String.prototype.isWellFormed, for the ES2023 library this code is typed against.
+ */
+export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
 
 export const stripBidiControls = (text: string): string => text.replace(BIDI_CONTROLS, '');
 

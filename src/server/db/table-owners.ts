@@ -135,6 +135,7 @@ export const sharedWrites: readonly SharedWrite[] = [
       'stream_analytics',
       'notifications',
       'artist_daily_analytics',
+      'ads',
     ],
     why: 'demo content goes into a database nobody has used, in one transaction; accounts, profiles and roles go through their modules',
   },

@@ -85,3 +85,27 @@ export function renderCover({
     `</svg>`,
   ].join('');
 }
+
+/**
+ * A demo avatar: a square SVG with a gradient and the name's initials (the app crops it round).
+ */
+export function renderAvatar({ seed, name }: { seed: string; name: string }): string {
+  const random = seededRandom(`avatar:${seed}`);
+  const hue = Math.floor(random() * 360);
+  const hue2 = (hue + 60 + Math.floor(random() * 90)) % 360;
+  const initials = name
+    .split(/\s+/)
+    .filter((w) => /^\p{L}/u.test(w) && w.toLowerCase() !== 'the')
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" viewBox="0 0 ${SIZE} ${SIZE}">`,
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">`,
+    `<stop offset="0" stop-color="hsl(${hue} 70% 45%)"/><stop offset="1" stop-color="hsl(${hue2} 70% 30%)"/>`,
+    `</linearGradient></defs>`,
+    `<rect width="${SIZE}" height="${SIZE}" fill="url(#g)"/>`,
+    `<text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-size="240" font-weight="700" fill="#fff">${escapeXml(initials)}</text>`,
+    `</svg>`,
+  ].join('');
+}

@@ -1,6 +1,7 @@
 import { inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
+  ads,
   likedSongs,
   notifications,
   playlists,
@@ -27,6 +28,7 @@ export type DemoContent = {
   playlistTracks: (typeof playlistTracks.$inferInsert)[];
   streams: (typeof streamAnalytics.$inferInsert)[];
   notifications: (typeof notifications.$inferInsert)[];
+  ads: (typeof ads.$inferInsert)[];
 };
 
 export function createDemoRepository(db: Db) {
@@ -94,6 +96,7 @@ export function createDemoRepository(db: Db) {
         if (c.playlistTracks.length) await tx.insert(playlistTracks).values(c.playlistTracks);
         if (c.streams.length) await tx.insert(streamAnalytics).values(c.streams);
         if (c.notifications.length) await tx.insert(notifications).values(c.notifications);
+        if (c.ads.length) await tx.insert(ads).values(c.ads);
         // The dashboard rollup, derived from the plays just written (UTC days).
         await tx.execute(sql`
           insert into artist_daily_analytics (artist_id, analytics_date, total_streams, unique_listeners, listened_ms)
@@ -128,6 +131,7 @@ export function createDemoRepository(db: Db) {
                (select count(*) from playlist_tracks)::int as playlist_tracks,
                (select count(*) from stream_analytics)::int as streams,
                (select count(*) from notifications)::int as notifications,
+               (select count(*) from ads where active)::int as active_ads,
                (select count(*) from artist_daily_analytics)::int as artist_days`,
       );
       return counts!;

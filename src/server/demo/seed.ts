@@ -8,7 +8,7 @@ import type { Db as Tx } from '../db/client.ts';
 import type { Role } from '../../contracts/auth.contract.ts';
 import { feedUrlOf, podcastGuidOf } from '../modules/podcasts/podcasts.module.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../storage/storage.ts';
-import { renderCover } from './covers.ts';
+import { renderAvatar, renderCover } from './covers.ts';
 import { FLAVOURS, seededRandom, synthesizeWav, type Genre } from './synth.ts';
 
 /*
@@ -29,7 +29,7 @@ export type Accounts = AuthModule['accounts'];
 export type DemoDeps = {
   accounts: Accounts;
   roles: RolesModule;
-  profiles: Pick<ProfileRecords, 'setBio'>;
+  profiles: Pick<ProfileRecords, 'setBio' | 'setAvatar'>;
   repo: DemoRepository;
   storage: Storage;
   now: () => Date;
@@ -81,7 +81,13 @@ const ACCOUNTS: AccountSpec[] = [
     role: 'artist',
     bio: 'A four-piece that plays after midnight: rock, jazz and whatever the room asks for.',
   },
-  { key: 'river', email: 'river@canto.local', displayName: 'River Stone', role: 'pending_artist' },
+  {
+    key: 'river',
+    email: 'river@canto.local',
+    displayName: 'River Stone',
+    role: 'pending_artist',
+    bio: 'Folk songs recorded on a porch, waiting for the first release on Canto.',
+  },
   {
     key: 'ana',
     email: 'ana@canto.local',
@@ -93,20 +99,38 @@ const ACCOUNTS: AccountSpec[] = [
   { key: 'cleo', email: 'cleo@canto.local', displayName: 'Cleo Martin', role: 'listener' },
 ];
 
+/**
+ * Newest first. The play counts are not in that order, so Popular differs from Recent (Home)
+ * and Trending from New Releases (Browse): the most played are older songs, and a gap of
+ * over 100 plays between neighbours keeps the order whatever the seeded plays add.
+ */
 const SONGS: { artist: 'nova' | 'owls'; title: string; genre: Genre; plays: number }[] = [
-  { artist: 'nova', title: 'Neon Afternoon', genre: 'Pop', plays: 1843 },
+  { artist: 'nova', title: 'Neon Afternoon', genre: 'Pop', plays: 433 },
   { artist: 'owls', title: 'Midnight Engine', genre: 'Rock', plays: 1210 },
-  { artist: 'nova', title: 'Glass Horizon', genre: 'Electronic', plays: 987 },
+  { artist: 'nova', title: 'Glass Horizon', genre: 'Electronic', plays: 120 },
   { artist: 'owls', title: 'Blue Corner Table', genre: 'Jazz', plays: 764 },
-  { artist: 'nova', title: 'Paper Crowns', genre: 'Hip Hop', plays: 652 },
-  { artist: 'owls', title: 'Morning Canon', genre: 'Classical', plays: 540 },
-  { artist: 'nova', title: 'Velvet Static', genre: 'R&B', plays: 433 },
-  { artist: 'owls', title: 'Dust Road Home', genre: 'Country', plays: 321 },
+  { artist: 'nova', title: 'Paper Crowns', genre: 'Hip Hop', plays: 321 },
+  { artist: 'owls', title: 'Morning Canon', genre: 'Classical', plays: 198 },
+  { artist: 'nova', title: 'Velvet Static', genre: 'R&B', plays: 1843 },
+  { artist: 'owls', title: 'Dust Road Home', genre: 'Country', plays: 540 },
   { artist: 'nova', title: 'Pulse of the City', genre: 'Electronic', plays: 260 },
-  { artist: 'owls', title: 'Wires and Thunder', genre: 'Rock', plays: 198 },
-  { artist: 'nova', title: 'Satellite Heart', genre: 'Pop', plays: 120 },
-  { artist: 'owls', title: 'Late Set Waltz', genre: 'Jazz', plays: 75 },
+  { artist: 'owls', title: 'Wires and Thunder', genre: 'Rock', plays: 987 },
+  { artist: 'nova', title: 'Satellite Heart', genre: 'Pop', plays: 75 },
+  { artist: 'owls', title: 'Late Set Waltz', genre: 'Jazz', plays: 652 },
 ];
+
+/** Whose profile gets a generated avatar: every artist, approved or waiting. */
+const WITH_AVATAR = ['nova', 'owls', 'river'] as const;
+
+/**
+ * One active ad, so a free listener's Home shows the card at once (docs/decisions/0023). No
+ * audio: the music a visitor starts is not paused by a jingle on their first look around.
+ */
+const DEMO_AD = {
+  title: 'Canto Premium',
+  description: 'No ads, unlimited skips and the AI music companion: $9.99 a month.',
+  durationMs: 15_000,
+};
 
 const EPISODES = [
   { title: 'How a Song Starts', description: 'From a hummed line on the bus to a first demo.' },
@@ -204,7 +228,15 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       });
       episodes.push({ audio: await store('podcasts', 'wav', wav), bytes: wav.length, durationMs });
     }
-    return { songs, showCover, episodes };
+    const avatars: Record<string, { url: string }> = {};
+    for (const key of WITH_AVATAR)
+      avatars[key] = await store('avatars', 'svg', renderAvatar({ seed: key, name: nameOf(key) }));
+    const adImage = await store(
+      'cover-art',
+      'svg',
+      renderCover({ seed: 'demo-ad', title: DEMO_AD.title, subtitle: 'Listen without breaks' }),
+    );
+    return { songs, showCover, episodes, avatars, adImage };
   };
 
   const accountsMade = makeAccounts();
@@ -240,6 +272,18 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       playlistTracks: [],
       streams: [],
       notifications: [],
+      ads: [
+        {
+          title: DEMO_AD.title,
+          description: DEMO_AD.description,
+          imageUrl: media.adImage.url,
+          imageKey: `cover-art/${media.adImage.key}`,
+          durationMs: DEMO_AD.durationMs,
+          targetUrl: deps.publicUrl ? `${deps.publicUrl}/premium` : null,
+          active: true,
+          createdAt: new Date(now - 3 * DAY),
+        },
+      ],
     };
 
     // Songs, newest first in list order, half a day apart over the last week.
@@ -425,6 +469,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
           for (const episodeId of episodeIds) await enqueueEpisode(episodeId, tx);
         }),
     );
+    // Once the rows are in: a failed seed leaves no profile pointing at a file it removed.
+    for (const key of WITH_AVATAR) {
+      const userId = id[key];
+      if (userId) await deps.profiles.setAvatar(userId, media.avatars[key]!.url);
+    }
     return { accounts: made, songs: content.songs.length, episodes: content.episodes.length };
   } catch (error) {
     await removeWritten();

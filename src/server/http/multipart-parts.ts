@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { AppError, ErrorCode } from '../../core/errors.ts';
 import { bodyEndedEarly } from './http-errors.ts';
-import { assertNoNul } from './nul-guard.ts';
+import { assertCleanText } from './text-guard.ts';
 
 /*
  * Multipart uploads: the request's parts one at a time, in the order they arrive, so files
@@ -47,8 +47,8 @@ export async function* partsOf(
   if (request.raw.readableAborted) throw bodyEndedEarly();
   for await (const part of request.parts({ limits })) {
     if (part.type === 'field') {
-      // The NUL guard sees JSON bodies only; multipart fields are checked as they arrive.
-      assertNoNul({ [part.fieldname]: part.value }, 'body');
+      // The text guard sees JSON bodies only; multipart fields are checked as they arrive.
+      assertCleanText({ [part.fieldname]: part.value }, 'body');
       yield {
         kind: 'field',
         name: part.fieldname,

@@ -9,7 +9,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { bodyEndedEarly, registerErrorHandler } from './http-errors.ts';
-import { registerNulGuard } from './nul-guard.ts';
+import { registerTextGuard } from './text-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 declare module 'fastify' {
@@ -39,7 +39,7 @@ export const LIVE_MAX_FRAME_BYTES = 64 * 1024;
 
 /**
  * What every route relies on before any feature is registered: zod validation and
- * serialization, the JSON error mapping, the NUL guard, security headers, cookies, WebSocket
+ * serialization, the JSON error mapping, the text guard (NUL, lone surrogates), security headers, cookies, WebSocket
  * upgrades and the OpenAPI document.
  */
 export async function registerPlatformPlugins(
@@ -55,7 +55,7 @@ export async function registerPlatformPlugins(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  registerNulGuard(app);
+  registerTextGuard(app);
   // A client that hung up while an onRequest hook awaited (access checks read the database)
   // left a body that will never end: a parser started now would wait for it forever.
   app.addHook('preParsing', async (request) => {

@@ -234,27 +234,28 @@ export function createMfaService({
       if (!account) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
 
       const id = crypto.randomUUID();
+      // Everything that can throw (the URI encodes the issuer) runs before the row is written,
+      // so a refusal never leaves an unverified factor behind.
       const secret = input.factor_type === 'totp' ? newTotpSecret() : null;
+      const totp = secret
+        ? {
+            secret,
+            uri: totpUri({ issuer: input.issuer ?? 'Canto', label: account.email, secret }),
+          }
+        : null;
+      const secretEncrypted = secret ? secrets().encrypt(secret, id) : null;
       const row = await repo.createFactor({
         id,
         userId: principal.userId,
         type: input.factor_type,
         friendlyName: input.friendly_name ?? null,
-        secretEncrypted: secret ? secrets().encrypt(secret, id) : null,
+        secretEncrypted,
         now: clock.now(),
       });
       if (!row) throw new AppError(ErrorCode.conflict, 'A factor with this name already exists');
 
       const base = { id: row.id, type: row.type, friendly_name: row.friendlyName };
-      if (secret) {
-        return {
-          ...base,
-          totp: {
-            secret,
-            uri: totpUri({ issuer: input.issuer ?? 'Canto', label: account.email, secret }),
-          },
-        };
-      }
+      if (totp) return { ...base, totp };
       return { ...base, webauthn: await openChallenge(row, principal.userId) };
     },
 

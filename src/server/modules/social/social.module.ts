@@ -18,6 +18,8 @@ export type ProfileRecords = {
   create(userId: string, displayName: string, tx: Db): Promise<void>;
   /** Sets a profile's bio (the demo's artists). */
   setBio(userId: string, bio: string): Promise<void>;
+  /** Points a profile at an avatar already stored at `/media/avatars/<key>` (the demo's). */
+  setAvatar(userId: string, avatarUrl: string): Promise<void>;
 };
 
 /**
@@ -29,6 +31,7 @@ export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): Prof
   return {
     create: (userId, displayName, tx) => profiles.create(userId, displayName, tx),
     setBio: (userId, bio) => profiles.update(userId, { bio }),
+    setAvatar: async (userId, avatarUrl) => void (await profiles.replaceAvatar(userId, avatarUrl)),
   };
 }
 
