@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createArtistApprovalModule(ctx, { roles, notifications }),
     mediaModule,
     songs,
-    createListeningModule(ctx, { songs }),
+    createListeningModule(ctx, { songs, podcasts }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {

@@ -1,4 +1,5 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
@@ -11,12 +12,19 @@ import { createStatsRepository } from './stats.repository.ts';
  */
 export function createListeningModule(
   ctx: ModuleContext,
-  { songs }: { songs: Pick<SongsModule, 'songsByIds'> },
+  {
+    songs,
+    podcasts,
+  }: {
+    songs: Pick<SongsModule, 'songsByIds'>;
+    podcasts: Pick<PodcastsModule, 'episodesByIds'>;
+  },
 ): FeatureModule {
   const listening = createListeningService({
     plays: createPlaysRepository(ctx.database.db),
     stats: createStatsRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
+    episodesByIds: podcasts.episodesByIds,
     clock: ctx.clock,
   });
   const routes = listeningRoutes({ listening });
