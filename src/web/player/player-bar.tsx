@@ -6,6 +6,7 @@
 // title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
 import { useId, type ReactNode } from 'react';
+import { queueButtonName } from './queue-button-name.ts';
 import {
   ListMusic,
   Pause,
@@ -152,21 +153,17 @@ function QueueButton() {
   const { queue } = usePlayerQueue();
   const { open, setOpen } = useQueuePanel();
   const count = queue.length;
-  const description = useId();
   return (
     <Button
       variant="ghost"
       size="icon"
-      aria-label="Queue"
+      // The badge is drawn only: its count is in the name, as screen readers announce it.
+      aria-label={queueButtonName(count)}
       aria-expanded={open}
-      aria-describedby={description}
       className={toggleClass(open)}
       onClick={() => setOpen(!open)}
     >
       <ListMusic aria-hidden="true" />
-      <span id={description} hidden>
-        {count} track(s) in queue
-      </span>
       {count > 0 && (
         <span
           data-testid="queue-badge"
