@@ -58,6 +58,9 @@ function precompress(): Plugin {
 const FIRST_SCREENS: Record<string, string> = {
   '/': 'features/catalogue/home-page.tsx',
   '/auth': 'features/auth/auth-page.tsx',
+  // Mailed links land here (password reset, email verification).
+  '/reset-password': 'features/auth/reset-password-page.tsx',
+  '/verify-email': 'features/auth/verify-email-page.tsx',
   '/browse': 'features/catalogue/browse-page.tsx',
   '/search': 'features/catalogue/search-page.tsx',
   '/podcasts': 'features/podcasts/podcasts-page.tsx',

@@ -11,6 +11,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Requests sent in turn on each connection. */
+    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string> }>;
   };
   type Histogram = {
     average: number;

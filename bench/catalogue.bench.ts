@@ -360,7 +360,7 @@ async function uploadMemory(log: Log) {
  * million rows can then be run again without loading them).
  */
 export async function withBenchPostgres<T>(
-  run: (database: Database) => Promise<T>,
+  run: (database: Database, url: string) => Promise<T>,
   keep?: string,
 ): Promise<T> {
   const name = keep ?? `canto_bench_${crypto.randomBytes(5).toString('hex')}`;
@@ -385,7 +385,7 @@ export async function withBenchPostgres<T>(
   const database = await openPostgres(u.toString(), 10);
   try {
     await database.migrate();
-    return await run(database);
+    return await run(database, u.toString());
   } finally {
     await database.close().catch(() => {});
     if (!keep) await admin(`drop database if exists "${name}" with (force)`);

@@ -16,9 +16,17 @@
  *     role), so the totals are then built by `listening_totals_rebuild()`, the migration's
  *     backfill: its time is what migration 0007 costs on such a table.
  *
+ * (c) Listening-record writes from 1,000 distinct listeners on PostgreSQL: 64 keep-alive
+ *     clients, each write a POST /api/plays or a PATCH of it (one start, one report per play),
+ *     writes/s and p99, beside a bare single-row `INSERT … ON CONFLICT` through the same pool
+ *     from 64 concurrent callers in the same run. The server under test has autovacuum off,
+ *     so the bench vacuums the written tables every few seconds from its own connection, as
+ *     autovacuum would.
+ *
  * PostgreSQL: a throwaway database from the app migrations, dropped afterwards.
  * Run alone: npx tsx bench/listening.bench.ts   (LISTENING_BENCH_PLAYS, LISTENING_BENCH_SECONDS,
- * LISTENING_BENCH_SKIP=postgres,pglite)
+ * LISTENING_BENCH_SKIP=postgres,pglite,many; LISTENING_BENCH_SAMPLE=1 logs what the
+ * database sessions were doing during (c)'s writes)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +34,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { openPglite, type Database } from '../src/server/db/client.ts';
+import { newOpaqueToken, tokenHash } from '../src/server/security/tokens.ts';
 import { GENRES } from '../src/core/validation/song.rules.ts';
 import { row, unavailable, type BenchRow, type Log, CLOSED_LOOP_RUN } from './bench-kit.ts';
 import {
@@ -404,11 +414,283 @@ async function pgliteBench(durationS: number, log: Log): Promise<BenchRow[]> {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// (c) Listening-record writes from many listeners
+
+const MANY_LISTENERS = 1_000;
+const MANY_CLIENTS = 64;
+const MANY_TARGET = { rate: 1_500, p99Ms: 100 };
+/** The tables a play writes, vacuumed as autovacuum would (it is off on the bench server). */
+const WRITTEN_TABLES = [
+  'stream_analytics',
+  'songs',
+  'play_count_deltas',
+  'listener_totals',
+  'listener_songs',
+  'listener_artists',
+  'listener_genres',
+];
+
+type WritesResult = {
+  writes: number;
+  errors: number;
+  statuses: Record<string, number>;
+  seconds: number;
+  latencies: number[];
+};
+
+const MANY_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { port, tokens, songs, clients, warmupMs, durationMs } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+const send = (token, method, path, body) => new Promise((resolve, reject) => {
+  const payload = JSON.stringify(body);
+  const headers = { authorization: 'Bearer ' + token, 'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload) };
+  const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+  });
+  req.on('error', reject);
+  req.end(payload);
+});
+const result = { writes: 0, errors: 0, statuses: {}, seconds: 0, latencies: [] };
+let n = 0;
+async function timed(record, token, method, path, body) {
+  const t = performance.now();
+  const r = await send(token, method, path, body);
+  if (record) {
+    result.latencies.push(performance.now() - t);
+    result.writes++;
+    result.statuses[r.status] = (result.statuses[r.status] ?? 0) + 1;
+  }
+  return r;
+}
+async function client(until, record) {
+  while (performance.now() < until) {
+    try {
+      const k = n++;
+      // Consecutive plays go to different listeners: 1,000 of them, each one's plays in turn.
+      const token = tokens[k % tokens.length];
+      const song = songs[(k * 7919) % songs.length];
+      const started = await timed(record, token, 'POST', '/api/plays', { song_id: song });
+      if (started.status !== 201) continue;
+      const { id } = JSON.parse(started.body);
+      await timed(record, token, 'PATCH', '/api/plays/' + id, { listened_ms: 30000 + (k % 200000) });
+    } catch {
+      if (record) result.errors++;
+    }
+  }
+}
+${CLOSED_LOOP_RUN}
+`;
+
+function manyWrites(
+  port: number,
+  tokens: string[],
+  songs: string[],
+  durationS: number,
+): Promise<WritesResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(MANY_WORKER, {
+      eval: true,
+      workerData: {
+        port,
+        tokens,
+        songs,
+        clients: MANY_CLIENTS,
+        warmupMs: 3000,
+        durationMs: durationS * 1000,
+      },
+    });
+    worker.on('message', (m: WritesResult | { timed: true }) => {
+      if ('timed' in m) return;
+      void worker.terminate();
+      resolve(m);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/** The baseline: one bare single-row upsert per call, 64 callers at once, through the app's pool. */
+async function bareUpserts(database: Database, durationS: number) {
+  await database.db.execute(
+    sql`create table if not exists bench_bare_upsert (k int primary key, n bigint not null)`,
+  );
+  const latencies: number[] = [];
+  let k = 0;
+  const run = async (until: number, record: boolean) => {
+    while (performance.now() < until) {
+      const key = k++ % MANY_LISTENERS;
+      const t = performance.now();
+      await database.db.execute(
+        sql`insert into bench_bare_upsert (k, n) values (${key}, 1)
+            on conflict (k) do update set n = bench_bare_upsert.n + 1`,
+      );
+      if (record) latencies.push(performance.now() - t);
+    }
+  };
+  const warm = performance.now() + 3000;
+  await Promise.all(Array.from({ length: MANY_CLIENTS }, () => run(warm, false)));
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: MANY_CLIENTS }, () => run(started + durationS * 1000, true)),
+  );
+  const secs = (performance.now() - started) / 1000;
+  await database.db.execute(sql`drop table bench_bare_upsert`);
+  return { rate: latencies.length / secs, p99: percentile(latencies, 99) };
+}
+
+/** Every few seconds, VACUUM (ANALYZE) the written tables from a connection of its own. */
+function vacuumLikeAutovacuum(url: string, everyMs = 5_000) {
+  const client = new pg.Client({ connectionString: url });
+  let stopped = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, everyMs));
+      if (stopped) break;
+      for (const table of WRITTEN_TABLES) {
+        const exists = await client.query('select to_regclass($1) is not null as ok', [table]);
+        if (exists.rows[0]?.ok) await client.query(`vacuum (analyze) ${table}`);
+      }
+    }
+    await client.end();
+  })();
+  return async () => {
+    stopped = true;
+    await done;
+  };
+}
+
+function sampleActivity(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  let stopped = false;
+  const seen = new Map<string, number>();
+  const done = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const r = await client.query(
+        `select coalesce(wait_event_type,'-')||':'||coalesce(wait_event,'cpu')||' '||state||' '||left(regexp_replace(query,'\\s+',' ','g'),50) as k from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      for (const { k } of r.rows as Array<{ k: string }>) seen.set(k, (seen.get(k) ?? 0) + 1);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await client.end();
+  })();
+  return async () => {
+    stopped = true;
+    await done;
+    return [...seen]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([k, n]) => `${n} ${k}`)
+      .join('\n');
+  };
+}
+
+/** 1,000 listeners with a session each: an access token per listener from POST /api/auth/refresh. */
+async function listenerTokens(database: Database, url: string, count: number): Promise<string[]> {
+  await insertListeners(database, count);
+  const refresh = Array.from({ length: count }, () => newOpaqueToken());
+  await database.db.execute(sql`
+    with s as (
+      insert into sessions (user_id, expires_at)
+      select ${uuidOf('bench-listener-', k)}, now() + interval '1 day'
+      from generate_series(0, ${count - 1}) k
+      returning id, user_id)
+    insert into refresh_tokens (session_id, token_hash)
+    select s.id, h.hash
+    from unnest(${arr(refresh.map(tokenHash))}::text[]) with ordinality h(hash, k)
+    join s on s.user_id = ${uuidOf('bench-listener-', sql.raw('(h.k - 1)'))}`);
+  const tokens: string[] = [];
+  for (const token of refresh) {
+    const res = await fetch(`${url}/api/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    });
+    if (res.status !== 200) throw new Error(`bench refresh failed: ${res.status}`);
+    tokens.push(((await res.json()) as { access_token: string }).access_token);
+  }
+  return tokens;
+}
+
+async function manyListenersBench(durationS: number, log: Log): Promise<BenchRow[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-listening-many-'));
+  try {
+    return await withBenchPostgres(async (database, databaseUrl) => {
+      const app = await startApp(database, dataDir);
+      try {
+        await insertSongs(database, WRITE_SONGS);
+        const tokens = await listenerTokens(database, app.url, MANY_LISTENERS);
+        const songs = await writeSongIds(database, WRITE_SONGS);
+        for (const table of WRITTEN_TABLES)
+          await database.db.execute(sql.raw(`vacuum analyze ${table}`)).catch(() => {});
+        const stopVacuum = vacuumLikeAutovacuum(databaseUrl);
+        let bare: { rate: number; p99: number };
+        let writes: WritesResult;
+        try {
+          bare = await bareUpserts(database, durationS);
+          const sampler = process.env.LISTENING_BENCH_SAMPLE ? sampleActivity(databaseUrl) : null;
+          writes = await manyWrites(Number(new URL(app.url).port), tokens, songs, durationS);
+          if (sampler) log(await sampler());
+        } finally {
+          await stopVacuum();
+        }
+        const bad = Object.keys(writes.statuses).filter((s) => s !== '200' && s !== '201');
+        if (bad.length > 0 || writes.errors > 0)
+          throw new Error(
+            `writes answered ${JSON.stringify(writes.statuses)}, ${writes.errors} errors`,
+          );
+        const rate = writes.writes / writes.seconds;
+        const p99 = percentile(writes.latencies, 99);
+        log(
+          `  postgres, ${MANY_LISTENERS.toLocaleString()} listeners, ${MANY_CLIENTS} clients: ${round(rate)} writes/s, p50 ${round(percentile(writes.latencies, 50))} / p99 ${round(p99)} ms; bare INSERT … ON CONFLICT ${round(bare.rate)}/s, p99 ${round(bare.p99)} ms`,
+        );
+        return [
+          row(
+            `postgres: listening-record writes, ${MANY_LISTENERS.toLocaleString()} listeners, ${MANY_CLIENTS} clients`,
+            rate,
+            bare.rate,
+            'higher',
+            {
+              unit: 'writes/s',
+              baselineName: 'bare INSERT … ON CONFLICT, same pool',
+              target: {
+                text: `≥ ${MANY_TARGET.rate.toLocaleString()} writes/s`,
+                met: rate >= MANY_TARGET.rate,
+              },
+            },
+          ),
+          row(
+            `postgres: listening-record write p99, ${MANY_CLIENTS} clients`,
+            p99,
+            bare.p99,
+            'lower',
+            {
+              unit: 'ms',
+              baselineName: 'bare INSERT … ON CONFLICT p99',
+              target: { text: `p99 < ${MANY_TARGET.p99Ms} ms`, met: p99 < MANY_TARGET.p99Ms },
+            },
+          ),
+        ];
+      } finally {
+        await app.app.close();
+      }
+    });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export type ListeningBenchOptions = {
   log?: Log;
   plays?: number;
   seconds?: number;
-  skip?: Array<'postgres' | 'pglite'>;
+  skip?: Array<'postgres' | 'pglite' | 'many'>;
 };
 
 export async function listeningBench(options: ListeningBenchOptions = {}): Promise<BenchRow[]> {
@@ -417,6 +699,10 @@ export async function listeningBench(options: ListeningBenchOptions = {}): Promi
   const durationS = options.seconds ?? 10;
   const rows: BenchRow[] = [];
   if (!skip.has('pglite')) rows.push(...(await pgliteBench(durationS, log)));
+  if (!skip.has('many')) {
+    if (await postgresReachable()) rows.push(...(await manyListenersBench(durationS, log)));
+    else rows.push(unavailable('postgres: listening-record writes', 'PostgreSQL not reachable'));
+  }
   if (!skip.has('postgres')) {
     if (await postgresReachable()) {
       rows.push(...(await postgresBench(options.plays ?? 10_000_000, durationS, log)));

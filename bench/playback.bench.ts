@@ -12,7 +12,9 @@
  * is taken in the page with performance.now(), polling currentTime every ~2–4 ms (Chromium's
  * 'timeupdate' comes only every 250 ms, too coarse for this). Value: quality Normal (the Opus 160
  * rendition); baseline: quality High (the WAV original), same run, same songs. Target < 300
- * ms. Also logged, from the CDP network events of the media requests: time to the response
+ * ms. And the same Normal files from a blank page in the same browser and network (a button
+ * whose click does `new Audio(url).play()`): the app's own share is its time over that one,
+ * target ≤ 1.1×. Also logged, from the CDP network events of the media requests: time to the response
  * headers and bytes received before playing, i.e. where the time goes.
  *
  * Run alone: npx tsx bench/playback.bench.ts   (PLAYBACK_BENCH_SONGS, default 10)
@@ -237,6 +239,70 @@ async function pass(
   return samples;
 }
 
+/**
+ * The same files without the app: a blank page in the same browser (same connection pool,
+ * same emulated network), whose button makes `new Audio(url)` and calls play() in its click
+ * handler. The app's time over this one is the app's own share between click and sound.
+ */
+async function barePass(
+  page: Page,
+  cdp: CDPSession,
+  urls: Array<{ title: string; url: string }>,
+  log: Log,
+): Promise<Sample[]> {
+  await page.goto('about:blank');
+  await cdp.send('Network.emulateNetworkConditions', NETWORK);
+  const media = watchMedia(cdp);
+  const samples: Sample[] = [];
+  for (const { title, url } of urls) {
+    media.reset();
+    await page.evaluate(`(() => {
+      document.body.innerHTML = '<button id="bench-play">Play</button>';
+      window.benchPlaying = new Promise((resolve) => {
+        document.getElementById('bench-play').addEventListener('click', () => {
+          const clickedAt = performance.now();
+          const a = new Audio(${JSON.stringify(url)});
+          window.benchAudio = a;
+          a.play();
+          (function poll() {
+            if (!a.paused && a.currentTime > 0) resolve(performance.now() - clickedAt);
+            else setTimeout(poll, 2);
+          })();
+        }, { once: true });
+      });
+    })()`);
+    await page.click('#bench-play');
+    const ms = await withTimeout(
+      30_000,
+      `bare page playing ${title}`,
+      page.evaluate('window.benchPlaying') as Promise<number>,
+    );
+    await page.evaluate('window.benchAudio.pause()');
+    const sample = { ms, ...media.summary() };
+    samples.push(sample);
+    log(
+      `  bare page (emulated 4G) ${title}: ${Math.round(ms)} ms (media: ${sample.requests} request(s), first headers after ${Math.round(sample.ttfbMs)} ms, ${Math.round(sample.bytes / 1024)} KB by playing)`,
+    );
+    await page.waitForTimeout(500);
+  }
+  return samples;
+}
+
+/** The URL the app plays at Normal for each song (its Opus 160 rendition), absolute. */
+async function normalUrls(baseUrl: string, token: string, ids: string[], titles: string[]) {
+  return Promise.all(
+    ids.map(async (id, i) => {
+      const res = await fetch(`${baseUrl}/api/songs/${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const dto = (await res.json()) as { renditions: { bitrate_kbps: number; url: string }[] };
+      const r = dto.renditions.find((x) => x.bitrate_kbps === 160);
+      if (!r) throw new Error(`no Opus 160 rendition for ${titles[i]}`);
+      return { title: titles[i]!, url: new URL(r.url, baseUrl).toString() };
+    }),
+  );
+}
+
 function describe(quality: Quality, samples: Sample[]) {
   const ms = samples.map((s) => s.ms);
   return `${quality}: p50 ${Math.round(median(ms))} ms (min ${Math.round(Math.min(...ms))}, max ${Math.round(Math.max(...ms))}); median first headers ${Math.round(median(samples.map((s) => s.ttfbMs)))} ms, median ${Math.round(median(samples.map((s) => s.bytes)) / 1024)} KB received by playing, median ${median(samples.map((s) => s.requests))} request(s)`;
@@ -387,17 +453,36 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
 
     const normal = await pass(page, cdp, server.url, 'normal', titles, log);
+    const bare = await barePass(
+      page,
+      cdp,
+      await normalUrls(server.url, token, ids.slice(0, titles.length), titles),
+      log,
+    );
     const high = await pass(page, cdp, server.url, 'high', titles, log);
     const local = await pass(page, cdp, server.url, 'normal', titles, log, 'localhost');
     const localHigh = await pass(page, cdp, server.url, 'high', titles, log, 'localhost');
     log(`  ${describe('normal', normal)}`);
+    log(`  bare page ${describe('normal', bare)}`);
     log(`  ${describe('high', high)}`);
     log(`  localhost ${describe('normal', local)}`);
     log(`  localhost ${describe('high', localHigh)}`);
     const p50 = median(normal.map((s) => s.ms));
     const base = median(high.map((s) => s.ms));
     const gap = await gaplessPass(page, server.url, token, gapless, log);
+    const bareP50 = median(bare.map((s) => s.ms));
     return [
+      row(
+        `click → playing, 4G emulated, p50 of ${SONGS} songs: the app against a bare page, same files`,
+        p50,
+        bareP50,
+        'lower',
+        {
+          unit: 'ms',
+          baselineName: 'a blank page: new Audio(url).play() on click',
+          target: { text: 'app ≤ 1.1 × bare page', met: p50 <= 1.1 * bareP50 },
+        },
+      ),
       row(
         `click → playing, localhost, p50 of ${SONGS} songs, Normal (Opus 160 in WebM)`,
         median(local.map((s) => s.ms)),

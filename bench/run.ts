@@ -28,6 +28,7 @@ const ORDER = [
   'catalogue',
   'listening',
   'notifications',
+  'live-flood',
 ];
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));

@@ -33,7 +33,8 @@ const webIndex = path.join(webOut, 'index.html');
 
 // Sources whose change makes a build stale. Tests are no input of either build.
 const shared = ['src/core', 'src/contracts'];
-const serverInputs = ['src/server', ...shared, 'scripts/build.mjs'];
+// A changed lock (a dependency updated or pinned) changes what the bundle holds.
+const serverInputs = ['src/server', ...shared, 'scripts/build.mjs', 'package-lock.json'];
 const webInputs = ['src/web', ...shared, 'vite.config.ts', 'package-lock.json'];
 const isTest = (name) => /\.test\.tsx?$/.test(name);
 

@@ -21,6 +21,8 @@ export const ErrorCode = {
   unprocessableMedia: 'unprocessable_media',
   rangeNotSatisfiable: 'range_not_satisfiable',
   notConfigured: 'not_configured',
+  // The database (or another part the request needs) cannot be reached right now.
+  serviceUnavailable: 'service_unavailable',
   internal: 'internal_error',
 } as const;
 

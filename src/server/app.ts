@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Database } from './db/client.ts';
+import { createDatabaseHealth, pingDatabase } from './db/database-outage.ts';
 import type { Env } from './env.ts';
 import { registerAccessPolicy } from './http/access-policy.ts';
 import { answerClientError, answerFrameworkError } from './http/http-errors.ts';
@@ -108,9 +109,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mediaWorkers: env.mediaWorkers,
     sweep: env.mediaSweep,
   };
+  const databaseHealth = createDatabaseHealth({
+    ping: pingDatabase(deps.database.db),
+    log: app.log,
+    // The queue is made below; an outage ends long after.
+    onRecovered: () => jobs.resume(),
+  });
+  app.addHook('onClose', async () => databaseHealth.stop());
   await registerPlatformPlugins(app, {
     mediaOrigins: mediaOrigins({ ...media, storeEndpoint: env.s3.endpoint }),
     hsts: env.publicUrl.startsWith('https:'),
+    onDatabaseUnavailable: (error) => databaseHealth.failed(error),
   });
 
   const clock = deps.clock ?? systemClock;
@@ -118,7 +127,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // A store the app made is the app's to release (S3's sockets), after everything that uses
   // it has stopped: onClose hooks run last-added first. A given store is the caller's.
   if (!deps.storage) app.addHook('onClose', () => storage.close());
-  const jobs = createJobQueue({ database: deps.database, clock, log: app.log, ...env.jobs });
+  const jobs = createJobQueue({
+    database: deps.database,
+    clock,
+    log: app.log,
+    ...env.jobs,
+    databaseUnavailable: (error) => databaseHealth.failed(error),
+  });
   // Before the database closes: running jobs finish or go back to the queue.
   app.addHook('onClose', () => jobs.stop());
   const ctx: ModuleContext = {
@@ -154,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', () => mediaModule.reconciler.stop());
   const notifications = createNotificationsModule(ctx, {
     auth,
-    settings: { publicUrl, dev: env.dev },
+    settings: { publicUrl, dev: env.dev, messageBudget: env.liveMessageBudget },
   });
   const premium = createPremiumModule(ctx, {
     settings: { provider: env.payments, stripe: env.stripe, publicUrl },
@@ -177,13 +192,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
   const modules: FeatureModule[] = [
-    createSystemModule(ctx, {}),
+    createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
     createArtistApprovalModule(ctx, { roles, notifications }),
     mediaModule,
     songs,
-    createListeningModule(ctx, { songs, podcasts }),
+    createListeningModule(ctx, {
+      songs,
+      podcasts,
+      settings: { foldSeconds: env.playCountFoldSeconds },
+    }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {

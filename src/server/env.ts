@@ -103,8 +103,11 @@ const schema = z
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
+    PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
+    LIVE_MESSAGE_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -220,11 +223,21 @@ export type Env = {
    * (SEARCH_CONCURRENCY; default two per core, 0: no limit). ADR 0011 "Admission".
    */
   searchConcurrency: number;
+  /**
+   * How often this process folds pending plays into songs' play counts (ADR 0016;
+   * PLAY_COUNT_FOLD_SECONDS, default 2; 0: never, another process or a test does it).
+   */
+  playCountFoldSeconds: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
   /** A session ends this many days after sign-in, however often it is refreshed. */
   sessionMaxLifetimeDays: number;
+  /**
+   * Messages one live socket may send: a rate with a burst, beyond which it is closed with
+   * 1008 (LIVE_MESSAGES_PER_SECOND, 0: no limit; LIVE_MESSAGE_BURST).
+   */
+  liveMessageBudget: { perSecond: number; burst: number } | null;
   /** CANTO_DEV=1, set by `npm run dev`: Vite serves the web app, so no built one is expected. */
   dev: boolean;
 };
@@ -295,9 +308,14 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
+    playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,
+    liveMessageBudget:
+      v.LIVE_MESSAGES_PER_SECOND > 0
+        ? { perSecond: v.LIVE_MESSAGES_PER_SECOND, burst: v.LIVE_MESSAGE_BURST }
+        : null,
     dev: v.CANTO_DEV,
   };
 }

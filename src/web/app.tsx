@@ -46,6 +46,9 @@ function lazyScreen(importPage: () => Promise<{ default: ComponentType }>): Scre
 // One chunk per screen: the shell, session and player ship in the first load, and the
 // server preloads the requested screen's chunk beside them (docs/decisions/0026-first-load.md).
 const AuthPage = lazyScreen(() => import('./features/auth/auth-page.tsx'));
+const ForgotPasswordPage = lazyScreen(() => import('./features/auth/forgot-password-page.tsx'));
+const ResetPasswordPage = lazyScreen(() => import('./features/auth/reset-password-page.tsx'));
+const VerifyEmailPage = lazyScreen(() => import('./features/auth/verify-email-page.tsx'));
 const HomePage = lazyScreen(() => import('./features/catalogue/home-page.tsx'));
 const BrowsePage = lazyScreen(() => import('./features/catalogue/browse-page.tsx'));
 const SearchPage = lazyScreen(() => import('./features/catalogue/search-page.tsx'));
@@ -92,6 +95,21 @@ const routes: RouteObject[] = [
       </GuestOnly>
     ),
   },
+  // Open signed in or out: a mailed link may be opened in either state.
+  ...(
+    [
+      ['/forgot-password', ForgotPasswordPage],
+      ['/reset-password', ResetPasswordPage],
+      ['/verify-email', VerifyEmailPage],
+    ] as const
+  ).map(([path, Page]) => ({
+    path,
+    element: (
+      <Suspense fallback={<FullPageLoading />}>
+        <Page />
+      </Suspense>
+    ),
+  })),
   {
     element: (
       <RequireSignedIn>

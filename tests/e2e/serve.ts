@@ -1,6 +1,7 @@
 // Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
 // content, a known admin and an approved artist (fixture-accounts.ts, run first: PGlite
-// allows one process at a time), and an ffmpeg journeys can make fail (ffmpeg-faults.ts).
+// allows one process at a time), an ffmpeg journeys can make fail (ffmpeg-faults.ts) and a
+// mailbox for the links the server mails (mail-sink.ts).
 // Runs the production server the way `npm start` does (node with package.json's options,
 // scripts/start.mjs, the compiled dist/server that the webServer command has just built), so
 // the journeys exercise what ships.
@@ -11,6 +12,7 @@ import path from 'node:path';
 import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { E2E_ADMIN } from './accounts.ts';
 import { ffmpegFaultDir, writeFaultyFfmpeg } from './ffmpeg-faults.ts';
+import { startMailSink } from './mail-sink.ts';
 
 // Keep in step with playwright.config.ts (port).
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -34,6 +36,9 @@ if (fixtures.status !== 0) {
 // The real ffmpeg behind a wrapper that journeys can make fail (media-retry.spec.ts).
 const ffmpegPath = writeFaultyFfmpeg(E2E_PORT, process.env.FFMPEG_PATH ?? ffmpegPackage.path);
 
+// Real mail to a local mailbox (mail-sink.ts): journeys open the links people are mailed.
+const mail = await startMailSink(E2E_PORT);
+
 const child = spawn(process.execPath, startArgs, {
   stdio: 'inherit',
   env: {
@@ -56,11 +61,13 @@ const child = spawn(process.execPath, startArgs, {
     // support.ts ownAddress), so they don't spend the browser's sign-up allowance (5 an hour
     // per address); requests without the header stay 127.0.0.1.
     TRUST_PROXY: '127.0.0.1',
+    SMTP_URL: mail.url,
   },
 });
 
 let stopping = false;
 function cleanUp() {
+  mail.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(ffmpegFaultDir(E2E_PORT), { recursive: true, force: true });
 }

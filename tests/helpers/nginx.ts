@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { nginxMediaKeyInclude } from '../../src/server/cli/nginx-media-key.ts';
 
 /**
  * Debian's nginx, run unprivileged-style for tests and benches: a generated main config in a
@@ -12,8 +13,15 @@ export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 // USER_HZ: the unit of /proc/<pid>/stat's CPU times (100 on Linux builds in practice).
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
+// Debian's libnginx-mod-http-js: the site config checks signed media URLs with it.
+export const NJS_MODULE =
+  process.env.NGINX_NJS_MODULE ?? '/usr/lib/nginx/modules/ngx_http_js_module.so';
+
+/** nginx and its njs module, as the site config needs (apt-get install nginx libnginx-mod-http-js). */
 export function nginxAvailable(): boolean {
-  return spawnSync(NGINX_BIN, ['-v'], { stdio: 'ignore' }).status === 0;
+  return (
+    spawnSync(NGINX_BIN, ['-v'], { stdio: 'ignore' }).status === 0 && fs.existsSync(NJS_MODULE)
+  );
 }
 
 /** The variables of docs/deploy/nginx/canto.conf. */
@@ -23,9 +31,20 @@ export type SiteVars = {
   CANTO_UPSTREAM: string;
   CANTO_WEB_DIR: string;
   CANTO_MEDIA_DIR: string;
-  /** nginx's cache of Canto's media checks (a directory nginx may create and write). */
-  CANTO_CACHE_DIR: string;
+  /** Where canto-media.js is (the docs directory itself in tests). */
+  CANTO_NJS_DIR: string;
+  /** The include `npm run nginx-media-key` writes (writeMediaKeyInclude). */
+  CANTO_MEDIA_KEY_FILE: string;
 };
+
+export const NJS_DIR = path.resolve('docs/deploy/nginx');
+
+/** Writes the media-key include for `secretKey` as `npm run nginx-media-key` prints it. */
+export function writeMediaKeyInclude(file: string, secretKey: string): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, nginxMediaKeyInclude(secretKey), { mode: 0o600 });
+  return file;
+}
 
 export const SITE_CONFIG = path.resolve('docs/deploy/nginx/canto.conf');
 
@@ -76,6 +95,7 @@ export async function startNginx(options: {
 daemon off;
 worker_processes ${options.workers ?? 1};
 pid ${path.join(dir, 'nginx.pid')};
+load_module ${NJS_MODULE};
 error_log ${path.join(dir, 'error.log')} warn;
 ${options.main ?? ''}
 events { worker_connections 1024; }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserStats } from '../../src/contracts/listening.contract.ts';
+import { createPlaysRepository } from '../../src/server/modules/listening/plays.repository.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { freshIp, signUp } from './auth-helpers.ts';
@@ -44,7 +45,31 @@ async function playRow(ctx: TestContext, id: string) {
   return row;
 }
 
+/** Moves the pending plays into songs.play_count now, as the app's periodic fold does. */
+async function fold(ctx: TestContext, batch = 10_000): Promise<number> {
+  return createPlaysRepository(ctx.db.database.db).foldPlayCounts(batch);
+}
+
+/** songs.play_count as stored, pending plays not folded in. */
+async function storedPlayCount(ctx: TestContext, songId: string): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    sql`select play_count as n from songs where id = ${songId}`,
+  );
+  return Number(row!.n);
+}
+
+async function pendingPlays(ctx: TestContext): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    sql`select count(*) as n from play_count_deltas`,
+  );
+  return Number(row!.n);
+}
+
+/** songs.play_count once every pending play is folded in. */
 async function playCount(ctx: TestContext, songId: string): Promise<number> {
+  while ((await fold(ctx)) > 0);
   const [row] = await rows<{ n: string | number }>(
     ctx,
     sql`select play_count as n from songs where id = ${songId}`,
@@ -61,7 +86,8 @@ async function countPlays(ctx: TestContext): Promise<number> {
 }
 
 describe.each(dbKinds)('listening records, recently played, stats on %s', (kind) => {
-  const ctx = useTestApp(kind);
+  // Plays are folded by hand here, so each step sees exactly what it asked for.
+  const ctx = useTestApp(kind, { PLAY_COUNT_FOLD_SECONDS: '0' });
   let listener: TestUser;
   let other: TestUser;
 
@@ -230,6 +256,92 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
         const answers = await Promise.all(values.map((v) => report(id, v)));
         expect(answers.every((r) => r.statusCode === 200)).toBe(true);
         expect(await playRow(ctx, id)).toMatchObject({ listened_ms: Math.max(...values) });
+      },
+    );
+  });
+
+  describe('play counts (folded in batches, ADR 0016)', () => {
+    it('a start leaves the song row alone; the fold adds every play exactly once', async () => {
+      const a = await seedSong(ctx, { title: 'Fold A' });
+      const b = await seedSong(ctx, { title: 'Fold B' });
+      const [xminBefore] = await rows<{ xmin: string }>(
+        ctx,
+        sql`select xmin::text from songs where id = ${a}`,
+      );
+      for (let i = 0; i < 5; i++) expect((await start(a)).statusCode).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await start(b, other)).statusCode).toBe(201);
+      // The starts wrote plays and pending counts, never the songs row (no update of it).
+      const [xminAfter] = await rows<{ xmin: string }>(
+        ctx,
+        sql`select xmin::text from songs where id = ${a}`,
+      );
+      expect(xminAfter!.xmin).toBe(xminBefore!.xmin);
+      expect(await storedPlayCount(ctx, a)).toBe(0);
+      expect(await pendingPlays(ctx)).toBeGreaterThanOrEqual(8);
+      // In batches smaller than what is pending: each batch moves its plays once.
+      while ((await fold(ctx, 3)) > 0);
+      expect(await pendingPlays(ctx)).toBe(0);
+      expect(await storedPlayCount(ctx, a)).toBe(5);
+      expect(await storedPlayCount(ctx, b)).toBe(3);
+      expect(await fold(ctx)).toBe(0);
+      expect(await storedPlayCount(ctx, a)).toBe(5);
+    });
+
+    it('an unknown song writes no pending count either', async () => {
+      while ((await fold(ctx)) > 0);
+      expect((await start(crypto.randomUUID())).statusCode).toBe(404);
+      expect(await pendingPlays(ctx)).toBe(0);
+    });
+
+    it('a song deleted before the fold loses its pending plays and the fold goes on', async () => {
+      const gone = await seedSong(ctx, { title: 'Gone Before Fold' });
+      const kept = await seedSong(ctx, { title: 'Kept Through Fold' });
+      await start(gone);
+      await start(kept);
+      await ctx.db.database.db.execute(sql`delete from songs where id = ${gone}`);
+      while ((await fold(ctx)) > 0);
+      expect(await pendingPlays(ctx)).toBe(0);
+      expect(await storedPlayCount(ctx, kept)).toBe(1);
+    });
+
+    it('popular ordering follows the plays once folded', async () => {
+      const user = await makeUser(ctx, 'listener', 'Popular Listener');
+      const tag = crypto.randomUUID().slice(0, 8);
+      const low = await seedSong(ctx, { title: `Pop ${tag} Low` });
+      const high = await seedSong(ctx, { title: `Pop ${tag} High` });
+      await ctx.db.database.db.execute(
+        sql`update songs set play_count = 1000000 where id in (${low}, ${high})`,
+      );
+      for (let i = 0; i < 2; i++) await start(low, user);
+      for (let i = 0; i < 4; i++) await start(high, user);
+      while ((await fold(ctx)) > 0);
+      const res = await call('GET', '/api/songs/home', user);
+      const popular = res.json().popular as Array<{ id: string; play_count: number }>;
+      expect(popular.slice(0, 2).map((s) => [s.id, s.play_count])).toEqual([
+        [high, 1_000_004],
+        [low, 1_000_002],
+      ]);
+    });
+
+    it.runIf(kind === 'postgres')(
+      'concurrent starts and concurrent folds count every play once, without deadlock',
+      async () => {
+        const songs = await Promise.all(
+          [0, 1, 2].map((i) => seedSong(ctx, { title: `Concurrent Fold ${i}` })),
+        );
+        while ((await fold(ctx)) > 0);
+        const starts = Array.from({ length: 90 }, (_, i) =>
+          start(songs[i % 3]!, i % 2 ? listener : other),
+        );
+        // Folds race the starts and each other, in small batches that overlap the same songs.
+        const folds = Array.from({ length: 12 }, async () => {
+          for (let j = 0; j < 5; j++) await fold(ctx, 4);
+        });
+        const answers = await Promise.all(starts);
+        await Promise.all(folds);
+        expect(answers.every((r) => r.statusCode === 201)).toBe(true);
+        while ((await fold(ctx)) > 0);
+        for (const song of songs) expect(await storedPlayCount(ctx, song)).toBe(30);
       },
     );
   });
@@ -731,3 +843,24 @@ function lastDays(now: Date, n: number): string[] {
     new Date(now.getTime() - (n - 1 - i) * DAY).toISOString().slice(0, 10),
   );
 }
+
+describe.each(dbKinds)('the app folds pending plays on its own on %s', (kind) => {
+  const ctx = useTestApp(kind, { PLAY_COUNT_FOLD_SECONDS: '1' });
+
+  it('a started play reaches songs.play_count within seconds, with nothing left pending', async () => {
+    const user = await makeUser(ctx, 'listener', 'Folded Listener');
+    const song = await seedSong(ctx, { title: 'Folded By The App' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/plays',
+      headers: user.headers,
+      payload: { song_id: song },
+    });
+    expect(res.statusCode).toBe(201);
+    const deadline = Date.now() + 10_000;
+    while ((await storedPlayCount(ctx, song)) < 1 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await storedPlayCount(ctx, song)).toBe(1);
+    expect(await pendingPlays(ctx)).toBe(0);
+  });
+});

@@ -127,7 +127,7 @@ export function notificationsApi(ctx: TestContext): NotificationsModule {
     // Its plugin (live sockets, the only reader of sessions) is not registered here.
     {
       auth: { openSessionsAmong: async (ids) => ids },
-      settings: { publicUrl: ctx.env.publicUrl, dev: false },
+      settings: { publicUrl: ctx.env.publicUrl, dev: false, messageBudget: null },
     },
   );
 }

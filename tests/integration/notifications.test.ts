@@ -406,5 +406,29 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       expect((await call('GET', '/api/health')).statusCode).toBe(200);
       ignored.socket.close();
     });
+
+    it('closes a socket that floods with 1008; a client that pings as the app does stays open', async () => {
+      const steady = await openLive(ctx.app, alice.headers);
+      const flood = await openLive(ctx.app, alice.headers);
+      const ping = JSON.stringify({ type: 'ping' });
+      for (let i = 0; i < 1000; i++) flood.socket.send(ping);
+      expect(await flood.closedWith()).toBe(1008);
+      // Answered at most its burst and what refilled meanwhile, not the thousand.
+      expect(flood.messages.length).toBeLessThan(200);
+
+      for (let i = 0; i < 5; i++) {
+        steady.socket.send(ping);
+        await steady.next((m): m is { type: 'pong' } => m.type === 'pong', 5_000, i);
+      }
+      expect(steady.closed).toBeNull();
+      await api.notify({
+        userId: alice.userId,
+        type: 'system',
+        title: 'After the flood',
+        message: '',
+      });
+      await steady.next(LiveClient.titled('After the flood'));
+      steady.socket.close();
+    });
   });
 });

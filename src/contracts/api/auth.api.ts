@@ -44,10 +44,12 @@ export const authApi = {
     body: recoverBody,
     response: recoverResult,
   }),
+  // Answers with a new session: the reset ended every other one and signs the user in here.
   resetPassword: defineRoute({
     method: 'POST',
     path: '/api/auth/reset-password',
     body: resetPasswordBody,
+    response: authSession,
   }),
   verifyEmail: defineRoute({
     method: 'POST',

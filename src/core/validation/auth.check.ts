@@ -77,3 +77,13 @@ export function signUpProblem(form: {
     displayNameProblem(form.display_name)
   );
 }
+
+/** The forgot-password form: the email, as sign-in checks it; null when valid. */
+export function recoverProblem(form: { email: string }): string | null {
+  return emailProblem(form.email);
+}
+
+/** A new password (reset), checked as sign-up checks one; null when valid. */
+export function newPasswordProblem(form: { password: string }): string | null {
+  return passwordProblem(form.password, true);
+}

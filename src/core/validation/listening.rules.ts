@@ -14,3 +14,5 @@ export const MAX_LISTENED_MS = 2_147_483_647;
 export const listeningMessages = {
   listenedMs: 'listened_ms must be a whole number of milliseconds from 0 to 2147483647',
 } as const;
+/** At most this many pending plays per fold statement, so one transaction stays short. */
+export const PLAY_COUNT_FOLD_BATCH = 10_000;

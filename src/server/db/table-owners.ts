@@ -48,6 +48,7 @@ export const tableOwners: Record<string, string | null> = {
   listener_songs: 'listening',
   listener_artists: 'listening',
   listener_genres: 'listening',
+  play_count_deltas: 'listening',
 
   notifications: 'notifications',
 
@@ -82,8 +83,8 @@ export const sharedWrites: readonly SharedWrite[] = [
     writer: 'listening',
     tables: ['songs'],
     statement:
-      /^update songs set play_count = play_count \+ 1 where id = \$\{[^}]+\} returning id$/,
-    why: "a play's record and its song's play_count + 1 are one statement: both or neither, one round trip on the hottest write (ADR 0016)",
+      /^update songs set play_count = play_count \+ locked\.plays from locked where songs\.id = locked\.id returning 1$/,
+    why: "the fold of pending plays (play_count_deltas, listening's) into songs.play_count: the rows taken and the counts added are one statement, so a play is counted exactly once (ADR 0016)",
   },
   {
     writer: 'podcast-feed',

@@ -159,4 +159,41 @@ describe('live connections', () => {
     expect(binary.closedWith).toBe(closeCodes.unsupportedData);
     live.stop();
   });
+
+  it('closes a socket that sends past its budget with 1008; a steady one lives on', () => {
+    let ms = 0;
+    const live = createLiveConnections({
+      messageBudget: { perSecond: 20, burst: 50 },
+      elapsed: () => ms,
+    });
+    const far = Date.now() + 60_000;
+    let handled = 0;
+    const attach = (socket: FakeSocket, id: string) =>
+      live.attach(socket, {
+        userId: id,
+        sessionId: id,
+        expiresAt: far,
+        onMessage: () => handled++,
+      });
+    const ping = (socket: FakeSocket) =>
+      socket.emit('message', Buffer.from('{"type":"ping"}'), false);
+
+    const flood = new FakeSocket();
+    attach(flood, 'flood');
+    for (let i = 0; i < 1000; i++) ping(flood);
+    expect(flood.closedWith).toBe(closeCodes.policyViolation);
+    expect(handled).toBe(50);
+
+    // 20 a second for a minute, after a burst of 50: never over the budget.
+    const steady = new FakeSocket();
+    attach(steady, 'steady');
+    for (let i = 0; i < 50; i++) ping(steady);
+    for (let i = 0; i < 1200; i++) {
+      ms += 50;
+      ping(steady);
+    }
+    expect(steady.closedWith).toBeNull();
+    expect(live.size()).toBe(1);
+    live.stop();
+  });
 });

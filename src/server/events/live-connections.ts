@@ -4,7 +4,8 @@
  * user with several tabs has several). It also keeps the sockets honest: a heartbeat ends
  * connections whose peer vanished, a socket closes when the access token it was opened with
  * expires (the client reconnects with its refreshed cookie) or at once when its session ends
- * (closeSession), frames that are not JSON close it, and a user holds a bounded number.
+ * (closeSession), frames that are not JSON close it, a socket that sends faster than its
+ * message budget is closed, and a user holds a bounded number.
  */
 
 /** What the registry needs of a `ws` WebSocket (structural, so tests can pass a fake). */
@@ -29,12 +30,24 @@ export const closeCodes = {
   tooManyConnections: 4008,
 } as const;
 
+/**
+ * A token bucket per socket: `perSecond` messages refill it, it holds `burst`. A client pings
+ * a few times a minute; one that floods would keep the event loop answering it.
+ */
+export type MessageBudget = { perSecond: number; burst: number };
+
+export const defaultMessageBudget: MessageBudget = { perSecond: 20, burst: 50 };
+
 export type LiveConnectionsOptions = {
   /** Interval of the heartbeat: a socket that has not answered the previous ping is ended. */
   heartbeatMs?: number;
   /** Sockets one user may hold in this process; the oldest is closed beyond. */
   maxPerUser?: number;
+  /** Messages a socket may send; null: no limit. */
+  messageBudget?: MessageBudget | null;
   now?: () => number;
+  /** Elapsed real time for the message budget (ms), whatever the app's clock says. */
+  elapsed?: () => number;
 };
 
 export type AttachOptions = {
@@ -53,6 +66,9 @@ type Entry = {
   sessionId: string;
   alive: boolean;
   expiry?: NodeJS.Timeout;
+  /** Messages the socket may still send now, and when the bucket was last refilled. */
+  tokens: number;
+  refilledAt: number;
 };
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -63,6 +79,8 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
   const heartbeatMs = options.heartbeatMs ?? 30_000;
   const maxPerUser = options.maxPerUser ?? 10;
   const now = options.now ?? Date.now;
+  const budget = options.messageBudget === undefined ? defaultMessageBudget : options.messageBudget;
+  const elapsed = options.elapsed ?? (() => performance.now());
   const byUser = new Map<string, Entry[]>();
   const entries = new Map<LiveSocket, Entry>();
   let heartbeat: NodeJS.Timeout | undefined;
@@ -95,6 +113,18 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
     }
   }
 
+  /** Takes one message from the socket's bucket; false when it is empty (the socket floods). */
+  function spend(entry: Entry): boolean {
+    if (!budget) return true;
+    const at = elapsed();
+    const refill = ((at - entry.refilledAt) / 1000) * budget.perSecond;
+    entry.tokens = Math.min(budget.burst, entry.tokens + refill);
+    entry.refilledAt = at;
+    if (entry.tokens < 1) return false;
+    entry.tokens -= 1;
+    return true;
+  }
+
   function send(entry: Entry, data: string): boolean {
     if (entry.socket.readyState !== SOCKET_OPEN) return false;
     try {
@@ -113,6 +143,8 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
         userId: attach.userId,
         sessionId: attach.sessionId,
         alive: true,
+        tokens: budget?.burst ?? 0,
+        refilledAt: elapsed(),
       };
       const mine = byUser.get(attach.userId) ?? [];
       while (mine.length >= maxPerUser) {
@@ -140,7 +172,13 @@ export function createLiveConnections(options: LiveConnectionsOptions = {}) {
       socket.on('pong', () => (entry.alive = true));
       socket.on('close', () => remove(entry));
       socket.on('message', (data, isBinary) => {
+        // Frames that arrive after the close was sent are read no further.
+        if (socket.readyState !== SOCKET_OPEN) return;
         entry.alive = true;
+        if (!spend(entry)) {
+          socket.close(closeCodes.policyViolation, 'Too many messages');
+          return remove(entry);
+        }
         if (isBinary) return socket.close(closeCodes.unsupportedData, 'Text frames only');
         let message: unknown;
         try {

@@ -6,6 +6,9 @@ import {
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
 import { AppError, ErrorCode } from '../../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/database-outage.ts';
+
+export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable, try again shortly';
 
 // The JSON API's one mapping from domain codes to HTTP statuses.
 const statusOf: Record<ErrorCode, number> = {
@@ -27,6 +30,7 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.unprocessableMedia]: 422,
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.notConfigured]: 501,
+  [ErrorCode.serviceUnavailable]: 503,
   [ErrorCode.internal]: 500,
 };
 
@@ -62,7 +66,11 @@ function bodyCutOff(request: FastifyRequest, error: Error): boolean {
 export const bodyEndedEarly = () =>
   new AppError(ErrorCode.validation, 'The request body ended early');
 
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  /** Told of each error that says the database is unreachable (it logs an outage once). */
+  onDatabaseUnavailable: (error: unknown) => void = () => {},
+) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     // First: whatever failed once the client's body was cut off is only that.
     if (bodyCutOff(request, error)) {
@@ -102,6 +110,16 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(400)
         .send({ error: { code: ErrorCode.validation, message: 'Malformed multipart body' } });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Logged once per outage (db/database-outage.ts), not once per request.
+      onDatabaseUnavailable(error);
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({
+          error: { code: ErrorCode.serviceUnavailable, message: SERVICE_UNAVAILABLE },
+        });
     }
     const fe = error as FastifyError;
     // @fastify/multipart answers "not multipart" with 406; for the API it is the wrong media type.

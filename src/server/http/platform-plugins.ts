@@ -50,11 +50,17 @@ export async function registerPlatformPlugins(
     // Strict-Transport-Security only when PUBLIC_URL is https: sent over plain http (a LAN
     // install, localhost) it would pin browsers to an https that does not exist.
     hsts = false,
-  }: { mediaOrigins?: string[]; hsts?: boolean } = {},
+    // Told of requests that failed because the database is unreachable (they answer 503).
+    onDatabaseUnavailable,
+  }: {
+    mediaOrigins?: string[];
+    hsts?: boolean;
+    onDatabaseUnavailable?: (error: unknown) => void;
+  } = {},
 ): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  registerErrorHandler(app, onDatabaseUnavailable);
   registerTextGuard(app);
   // A client that hung up while an onRequest hook awaited (access checks read the database)
   // left a body that will never end: a parser started now would wait for it forever.

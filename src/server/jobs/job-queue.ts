@@ -55,6 +55,10 @@ export type JobQueue = {
   get(id: string): Promise<JobInfo | null>;
   /** This worker's name (locked_by). */
   readonly worker: string;
+  /** Whether the worker is not stopping and its last look at the queue reached it (readiness). */
+  healthy(): boolean;
+  /** The database is back after an outage: the worker looks at the queue at once. */
+  resume(): void;
 };
 
 export type JobQueueOptions = {
@@ -69,6 +73,8 @@ export type JobQueueOptions = {
    * (JOB_RETRY_SECONDS; default 5): it doubles with each further failure, up to an hour.
    */
   retrySeconds?: number;
+  /** Told of a failure that may be the database's absence; true when it is (an outage). */
+  databaseUnavailable?: (error: unknown) => boolean;
 };
 
 const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/;
@@ -96,6 +102,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     pollIntervalMs: options.pollIntervalMs,
     leaseMs: options.leaseSeconds * 1000,
     listen: (onName) => database.listen(JOBS_CHANNEL, onName),
+    databaseUnavailable: options.databaseUnavailable,
   });
 
   const checkName = (name: string) => {
@@ -142,6 +149,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     },
 
     start: () => runner.start(),
+    healthy: () => runner.healthy(),
+    resume: () => runner.resume(),
     stop: (opts = {}) => runner.stop(opts.timeoutMs ?? options.stopTimeoutSeconds * 1000),
     dead: (limit = 100) => repository.dead(limit),
     retrying: (limit = 100) => repository.retrying(limit),

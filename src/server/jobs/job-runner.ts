@@ -45,6 +45,12 @@ export type RunnerOptions = {
   leaseMs: number;
   /** Subscribes to enqueue notifications; returns the unsubscribe. */
   listen?: (onName: (name: string) => void) => Promise<() => Promise<void>>;
+  /** Told of each failure to reach the queue; true when it is the database's absence. */
+  databaseUnavailable?: (error: unknown) => boolean;
+  /** The longest wait between looks at the queue while it cannot be reached (ms). */
+  maxBackoffMs?: number;
+  /** Elapsed real time (ms), for the backoff; the jobs' own times follow `clock`. */
+  elapsed?: () => number;
 };
 
 /** Finished jobs are kept this long (for debugging), then purged. */
@@ -75,18 +81,50 @@ export function createJobRunner(options: RunnerOptions) {
   let renewTimer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let lastPurge = 0;
+  // While the queue cannot be reached: failures in a row, and no look before `resumeAt`.
+  let failures = 0;
+  let resumeAt = 0;
+  const elapsed = options.elapsed ?? (() => performance.now());
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+
+  let loggedFailure = false;
+
+  /**
+   * A look at the queue failed: the next look waits twice as long each time (a poll interval
+   * up to maxBackoffMs). A database outage is logged by whoever watches the database; any
+   * other failure is logged once per run of failures.
+   */
+  function unreachable(error: unknown, what: string): void {
+    const outage = options.databaseUnavailable?.(error) ?? false;
+    failures += 1;
+    const wait = Math.min(maxBackoffMs, options.pollIntervalMs * 2 ** failures);
+    resumeAt = elapsed() + wait;
+    if (!outage && !loggedFailure) {
+      loggedFailure = true;
+      log.error({ err: error, retryInMs: wait }, `job queue: ${what} failed; backing off`);
+    }
+  }
+
+  function reachable(): void {
+    if (failures === 0) return;
+    if (loggedFailure) log.info({ failures }, 'job queue: the queue answers again');
+    failures = 0;
+    resumeAt = 0;
+    loggedFailure = false;
+  }
 
   const runningOf = (name: string) => [...running.values()].filter((r) => r.job.name === name);
   const leaseEnd = (now: Date) => new Date(now.getTime() + leaseMs);
 
   function wake(): void {
     if (!started || stopping) return;
+    if (elapsed() < resumeAt) return;
     if (pumping) {
       again = true;
       return;
     }
     pumping = pump()
-      .catch((error: unknown) => log.error({ err: error }, 'job queue: claiming failed'))
+      .then(reachable, (error: unknown) => unreachable(error, 'claiming'))
       .finally(() => {
         pumping = null;
         if (again) {
@@ -169,6 +207,7 @@ export function createJobRunner(options: RunnerOptions) {
 
   /** Re-queues jobs of dead workers, purges old finished ones, then looks for work. */
   async function tick(): Promise<void> {
+    if (elapsed() < resumeAt) return;
     const now = clock.now();
     try {
       for (const job of await repository.requeueExpired(now)) {
@@ -183,7 +222,8 @@ export function createJobRunner(options: RunnerOptions) {
         await repository.purgeDone(new Date(now.getTime() - KEEP_DONE_MS));
       }
     } catch (error) {
-      log.error({ err: error }, 'job queue: lease sweep failed');
+      unreachable(error, 'the lease sweep');
+      return;
     }
     wake();
   }
@@ -262,6 +302,19 @@ export function createJobRunner(options: RunnerOptions) {
 
     /** Jobs this worker runs right now. */
     runningCount: () => running.size,
+
+    /** The database is back: look at the queue now instead of at the end of the backoff. */
+    resume(): void {
+      if (!started || stopping || failures === 0) return;
+      resumeAt = 0;
+      void tick();
+    },
+
+    /**
+     * Not stopping, and its last look at the queue reached it (a process that has not started
+     * its worker only needs the queue's database, which readiness checks itself).
+     */
+    healthy: () => !stopping && failures === 0,
   };
 }
 

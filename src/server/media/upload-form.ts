@@ -112,12 +112,14 @@ export function uploadForm<const T extends z.ZodObject, const F extends Record<s
   let body: Record<string, unknown> | undefined;
   const multipartBody = () => {
     const text = z.toJSONSchema(spec.text, { io: 'input', unrepresentable: 'any' });
+    const required = [
+      ...files.filter(([, f]) => f.required).map(([name]) => name),
+      ...(text.required ?? []),
+    ];
     return {
       type: 'object',
-      required: [
-        ...files.filter(([, f]) => f.required).map(([name]) => name),
-        ...(text.required ?? []),
-      ],
+      // OpenAPI 3.0 wants a non-empty list or none (an edit form may require nothing).
+      ...(required.length > 0 ? { required } : {}),
       properties: {
         ...Object.fromEntries(
           files.map(([name, f]) => [

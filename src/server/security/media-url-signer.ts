@@ -33,6 +33,14 @@ const EXPIRY = /^[1-9]\d{0,11}$/;
 // 32 bytes of HMAC in unpadded base64url.
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * The key media URLs are signed with, derived from SECRET_KEY for this purpose only (never
+ * SECRET_KEY itself); nginx's check gets it (`npm run nginx-media-key`).
+ */
+export function mediaUrlKey(secretKey: string): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', secretKey, 'canto', 'canto:media-url', 32));
+}
+
 export function createMediaUrlSigner(options: {
   secretKey: string;
   clock: Clock;
@@ -41,9 +49,7 @@ export function createMediaUrlSigner(options: {
   const { clock } = options;
   const window = options.windowSeconds ?? MEDIA_URL_WINDOW_SECONDS;
   if (!Number.isSafeInteger(window) || window <= 0) throw new Error('window must be > 0 s');
-  const key = Buffer.from(
-    crypto.hkdfSync('sha256', options.secretKey, 'canto', 'canto:media-url', 32),
-  );
+  const key = mediaUrlKey(options.secretKey);
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
   const signatureOf = (path: string, e: number) =>
     crypto.createHmac('sha256', key).update(`${path}\n${e}`).digest('base64url');

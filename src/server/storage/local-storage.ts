@@ -142,6 +142,28 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
       return new DescriptorReader(lease, start, end);
     },
 
+    async readSmall(bucket, key, range: ByteRange): Promise<Buffer> {
+      const file = fileOf(bucket, key);
+      assertRange(range);
+      const lease = await acquire(file, key);
+      try {
+        const { size } = lease.object;
+        if (range.start >= size) throw unsatisfiable(size);
+        const length = Math.min(range.end, size - 1) - range.start + 1;
+        const buffer = Buffer.allocUnsafe(length);
+        let done = 0;
+        while (done < length) {
+          const bytes = await pread(lease.fd, buffer, done, length - done, range.start + done);
+          // The file is immutable; fewer bytes than its size promised means it was cut short.
+          if (bytes === 0) throw new Error('file ended before its recorded size');
+          done += bytes;
+        }
+        return buffer;
+      } finally {
+        lease.release();
+      }
+    },
+
     async delete(bucket, key) {
       const file = fileOf(bucket, key);
       files.delete(file);
@@ -244,6 +266,12 @@ const CHUNK = 1024 * 1024;
 
 const open = (file: string) => promisify(fs.open)(file, 'r');
 const fstat = promisify(fs.fstat);
+const pread = (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
+  new Promise<number>((resolve, reject) =>
+    fs.read(fd, buffer, offset, length, position, (error, bytes) =>
+      error ? reject(error) : resolve(bytes),
+    ),
+  );
 
 /** A reader's hold on a cached descriptor; the descriptor stays open until every hold is released. */
 type Lease = { object: StoredObject; fd: number; release(): void };

@@ -72,6 +72,11 @@ export interface Storage {
    */
   read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
   /**
+   * A small range's bytes in one buffer, for a store that can read them without a stream
+   * (local disk: one positioned read); same errors as `read`. Absent elsewhere.
+   */
+  readSmall?(bucket: Bucket, key: string, range: ByteRange): Promise<Buffer>;
+  /**
    * A URL at which the store itself answers `method` for the object until `signingDate` +
    * `expiresInSeconds` (an S3 presigned URL), with the response's Content-Type fixed to the
    * key's type. Absent when the store cannot serve URLs (local disk). No I/O: nothing checks

@@ -5,7 +5,7 @@
 // current: skip back 15 s and forward 30 s beside Play, and the playback speed. Beside the
 // title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
-import { useId, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, type ReactNode } from 'react';
 import { queueButtonName } from './queue-button-name.ts';
 import {
   ListMusic,
@@ -35,10 +35,15 @@ import {
 import { PlaybackSpeed, SkipBackButton, SkipForwardButton } from './podcast-controls.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
+import { useNowPlayingView } from './now-playing-state.ts';
 import { WaveformScrubber } from './waveform-scrubber.tsx';
 import { ArtistLink } from '@/web/components/song/artist-link.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { Link } from 'react-router';
+
+const NowPlayingView = lazy(() =>
+  import('./now-playing-view.tsx').then((m) => ({ default: m.NowPlayingView })),
+);
 
 const REPEAT_DESCRIPTIONS: Record<RepeatMode, string> = {
   off: 'Repeat is off',
@@ -54,12 +59,19 @@ const toggleClass = (on: boolean) =>
       'text-primary hover:text-primary after:absolute after:bottom-0.5 after:size-1 after:rounded-full after:bg-current',
   );
 
-function SeekBar({ peaksUrl }: { peaksUrl: string | null }) {
+export function SeekBar({
+  peaksUrl,
+  testIds = true,
+}: {
+  peaksUrl: string | null;
+  /** The bar's times carry test ids; a second copy (the now-playing view) goes without. */
+  testIds?: boolean;
+}) {
   const { progress, duration } = usePlayerProgress();
   const { seek } = usePlayerControls();
   return (
     <div className="flex w-full items-center gap-2 text-xs text-muted-foreground tabular-nums">
-      <span data-testid="player-elapsed" className="w-10 text-right">
+      <span data-testid={testIds ? 'player-elapsed' : undefined} className="w-10 text-right">
         {formatTime(progress)}
       </span>
       <WaveformScrubber
@@ -69,14 +81,14 @@ function SeekBar({ peaksUrl }: { peaksUrl: string | null }) {
         onSeek={seek}
         className="min-w-0 flex-1"
       />
-      <span data-testid="player-duration" className="w-10">
+      <span data-testid={testIds ? 'player-duration' : undefined} className="w-10">
         {formatTime(duration)}
       </span>
     </div>
   );
 }
 
-function Transport() {
+export function Transport() {
   const { playing, current } = useNowPlaying();
   const episode = current?.kind === 'episode';
   const { shuffle, repeat, canNext, canPrevious } = usePlayerQueue();
@@ -215,10 +227,17 @@ export function PlayerBar({
   itemActions?: (item: PlayerItem) => ReactNode;
 }) {
   const { current } = useNowPlaying();
+  const view = useNowPlayingView();
+  const mini = useRef<HTMLButtonElement>(null);
   if (!current) return null;
 
   return (
     <>
+      {view.open && (
+        <Suspense fallback={null}>
+          <NowPlayingView onClose={view.close} returnFocusTo={mini} />
+        </Suspense>
+      )}
       {/* Keeps the end of the page clear of the fixed bar (h-32 / h-24, as the queue panel's
           bottom edge and styles.css's toast offsets assume). */}
       <div aria-hidden="true" className="h-32 shrink-0 sm:h-24" />
@@ -229,27 +248,40 @@ export function PlayerBar({
       >
         <div className="mx-auto grid h-32 max-w-[1600px] grid-cols-[minmax(0,1fr)_auto] content-center items-center gap-x-4 px-4 py-1 [grid-template-areas:'info_extra'_'play_play'_'seek_seek'] sm:h-24 sm:gap-y-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)] sm:gap-x-6 sm:py-0 sm:[grid-template-areas:'info_play_extra'_'info_seek_extra'] md:px-6">
           <div className="flex min-w-0 items-center gap-3 [grid-area:info]">
-            <CoverArt
-              src={current.coverArt}
-              lazy={false}
-              className="size-10 shrink-0 rounded-md bg-muted object-cover shadow sm:size-12"
-            />
-            <div className="min-w-0">
-              <p data-testid="player-title" className="truncate text-sm font-semibold">
-                {current.title}
-              </p>
-              <p data-testid="player-artist" className="truncate text-xs text-muted-foreground">
-                {current.kind === 'episode' && current.podcastId ? (
-                  <Link
-                    to={`/podcasts?show=${current.podcastId}`}
-                    className="rounded-sm underline-offset-2 outline-none hover:text-foreground hover:underline focus-visible:underline focus-visible:ring-2 focus-visible:ring-ring/60"
-                  >
-                    {current.podcastTitle}
-                  </Link>
-                ) : (
-                  <ArtistLink artistId={current.artistId}>{current.podcastTitle}</ArtistLink>
-                )}
-              </p>
+            <div className="relative flex min-w-0 items-center gap-3">
+              {/* On a phone the bar is the mini player: a tap on its cover and title opens the
+                full-screen now-playing view (the artist link is in there). */}
+              <button
+                ref={mini}
+                type="button"
+                aria-label="Open now playing"
+                aria-haspopup="dialog"
+                data-testid="mini-player"
+                onClick={view.show}
+                className="absolute inset-0 z-10 rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring/60 sm:hidden"
+              />
+              <CoverArt
+                src={current.coverArt}
+                lazy={false}
+                className="size-10 shrink-0 rounded-md bg-muted object-cover shadow sm:size-12"
+              />
+              <div className="min-w-0">
+                <p data-testid="player-title" className="truncate text-sm font-semibold">
+                  {current.title}
+                </p>
+                <p data-testid="player-artist" className="truncate text-xs text-muted-foreground">
+                  {current.kind === 'episode' && current.podcastId ? (
+                    <Link
+                      to={`/podcasts?show=${current.podcastId}`}
+                      className="rounded-sm underline-offset-2 outline-none hover:text-foreground hover:underline focus-visible:underline focus-visible:ring-2 focus-visible:ring-ring/60"
+                    >
+                      {current.podcastTitle}
+                    </Link>
+                  ) : (
+                    <ArtistLink artistId={current.artistId}>{current.podcastTitle}</ArtistLink>
+                  )}
+                </p>
+              </div>
             </div>
             {itemActions?.(current)}
           </div>

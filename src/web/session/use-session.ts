@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-query';
 import type {
   AuthSession,
+  ResetPasswordBody,
   Role,
   SessionInfo,
   SignInBody,
@@ -156,6 +157,22 @@ export function useSignUp() {
   return useMutation({
     mutationFn: (body: SignUpBody) => api(authApi.signUp, { body }),
     onSuccess: (res) => adoptSession(qc, res),
+  });
+}
+
+/**
+ * Sets a new password with a mailed link's token. The server ended every session of the
+ * account and answers with a new one, which this adopts: the person is signed in.
+ */
+export function useResetPassword() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ResetPasswordBody) => api(authApi.resetPassword, { body }),
+    onSuccess: (res) => {
+      // Whatever this browser held belonged to a session that no longer exists.
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
+      return adoptSession(qc, res);
+    },
   });
 }
 

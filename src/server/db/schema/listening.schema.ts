@@ -51,6 +51,17 @@ export const streamAnalytics = pgTable(
 );
 
 /**
+ * One row per song play not yet in songs.play_count (docs/decisions/0016): a play's start
+ * appends here instead of updating its song, whose 23 indexes (8 with play_count) make every
+ * update of it a non-HOT write; a periodic fold moves the counts in batches. No key, no index,
+ * no foreign key: an append is the cheapest write there is, and the fold takes whatever is
+ * there (a deleted song's rows match nothing and are dropped).
+ */
+export const playCountDeltas = pgTable('play_count_deltas', {
+  songId: uuid('song_id').notNull(),
+});
+
+/**
  * Per-artist daily rollup behind the dashboard (spec §7 get_artist_analytics): written by
  * the analytics job from stream_analytics, so the dashboard never scans raw plays.
  */

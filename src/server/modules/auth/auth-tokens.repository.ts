@@ -56,8 +56,9 @@ export function createAuthTokensRepository(db: Db) {
     },
 
     /**
-     * Spends a password-reset token, sets the new hash, marks the email verified (the link
-     * reached the mailbox) and revokes every session — all or nothing. Null for a bad token.
+     * Spends a password-reset token and the account's other live ones, sets the new hash,
+     * marks the email verified (the link reached the mailbox) and revokes every session — all
+     * or nothing. Null for a bad token.
      */
     async resetPassword(input: {
       tokenHash: string;
@@ -71,6 +72,18 @@ export function createAuthTokensRepository(db: Db) {
           now: input.now,
         });
         if (!spent) return null;
+        // Older links mailed to the same account die with this one: the password they would
+        // reset is no longer the one the request was about.
+        await tx
+          .update(authTokens)
+          .set({ usedAt: input.now })
+          .where(
+            and(
+              eq(authTokens.userId, spent.userId),
+              eq(authTokens.kind, 'password_reset'),
+              isNull(authTokens.usedAt),
+            ),
+          );
         await tx
           .update(users)
           .set({

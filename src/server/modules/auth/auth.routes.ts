@@ -143,16 +143,23 @@ export const authRoutes =
 
     contractRoute(app, authApi.resetPassword, {
       config: { access: 'public' },
-      schema: { tags, summary: 'Set a new password with a reset link token' },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset link token, end every session, sign in',
+      },
       handler: async (request, reply) => {
         const { token, password } = request.body;
+        const ip = clientAddress(request);
         await limiter.hit(
-          { rule: rateRules.resetPasswordPerIp, subject: clientAddress(request) },
+          { rule: rateRules.resetPasswordPerIp, subject: ip },
           { rule: rateRules.resetPasswordPerToken, subject: tokenKey(token) },
         );
-        await recovery.resetPassword(token, password);
-        cookies.clear(reply);
-        return reply.status(204).send();
+        const { userId } = await recovery.resetPassword(token, password);
+        // Every earlier session was revoked with the password; this one starts after it (aal1:
+        // an account with a factor still passes its challenge).
+        const session = await sessions.start(userId, meta(request, ip));
+        cookies.set(reply, session);
+        return session;
       },
     });
 

@@ -10,6 +10,9 @@ import type { Log } from '../../log.ts';
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
 const HOUR = 60 * 60 * 1000;
+/** The web app's pages the mailed links open (they read `?token=`). */
+export const RESET_PAGE = '/reset-password';
+export const VERIFY_PAGE = '/verify-email';
 const lifetime: Record<AuthTokenKind, number> = {
   password_reset: HOUR,
   email_verification: 24 * HOUR,
@@ -56,7 +59,7 @@ export function createRecoveryService(deps: {
       const user = await users.findCredentialsByEmail(email);
       if (!user) return;
       const token = await issue(user.id, 'password_reset');
-      const link = `${deps.publicUrl}/auth?reset=${encodeURIComponent(token)}`;
+      const link = `${deps.publicUrl}${RESET_PAGE}?token=${encodeURIComponent(token)}`;
       sendInBackground(
         email,
         'Reset your Canto password',
@@ -64,8 +67,11 @@ export function createRecoveryService(deps: {
       );
     },
 
-    /** Sets the new password, spends the token and signs the user out everywhere, atomically. */
-    async resetPassword(token: string, password: string): Promise<void> {
+    /**
+     * Sets the new password, spends the token (and every other reset link of the account) and
+     * signs the user out everywhere, atomically. Returns the user, whom the caller signs in.
+     */
+    async resetPassword(token: string, password: string): Promise<{ userId: string }> {
       const hash = tokenHash(token);
       const invalid = () =>
         new AppError(ErrorCode.validation, 'Password reset link is invalid or has expired');
@@ -76,13 +82,14 @@ export function createRecoveryService(deps: {
       // Spent atomically; a concurrent reset with the same link may have won meanwhile.
       const done = await tokens.resetPassword({ tokenHash: hash, passwordHash, now: clock.now() });
       if (!done) throw invalid();
+      return done;
     },
 
     /** Only with real mail (SMTP_URL); without it verification is off and nothing is sent. */
     async sendVerification(userId: string, email: string): Promise<void> {
       if (!mailer.delivers) return;
       const token = await issue(userId, 'email_verification');
-      const link = `${deps.publicUrl}/auth?verify=${encodeURIComponent(token)}`;
+      const link = `${deps.publicUrl}${VERIFY_PAGE}?token=${encodeURIComponent(token)}`;
       sendInBackground(
         email,
         'Confirm your Canto email',

@@ -15,6 +15,7 @@ import type { SessionRow, SessionsRepository } from './sessions.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { KeyStore } from '../../security/keys.ts';
 import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
+import { isDatabaseUnavailable } from '../../db/database-outage.ts';
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
 
@@ -158,7 +159,12 @@ export function createSessionsService(deps: {
       const now = clock.now();
       const claims = await keys.verify(accessToken, { ...tokenScope, now });
       if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
-      const session = await sessions.findForAccess(claims.sid).catch(() => null);
+      // A sid the table cannot hold is no session; a database that cannot answer is an outage
+      // (503), never a signed-out caller.
+      const session = await sessions.findForAccess(claims.sid).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error;
+        return null;
+      });
       if (!session || session.userId !== claims.sub || !sessionIsLive(session, now, maxLifetimeMs))
         return null;
       return {

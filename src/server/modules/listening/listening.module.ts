@@ -1,27 +1,40 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
+import { PLAY_COUNT_FOLD_BATCH } from '../../../core/validation/listening.rules.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
+import { createPlayCountFold } from './play-count-fold.ts';
 import { createPlaysRepository } from './plays.repository.ts';
 import { createStatsRepository } from './stats.repository.ts';
 
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
- * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats.
+ * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats; and the fold of plays
+ * into songs.play_count.
  */
 export function createListeningModule(
   ctx: ModuleContext,
   {
     songs,
     podcasts,
+    settings,
   }: {
     songs: Pick<SongsModule, 'songsByIds'>;
     podcasts: Pick<PodcastsModule, 'episodesByIds'>;
+    /** foldSeconds: how often pending plays go into play_count; 0: never in this process. */
+    settings: { foldSeconds: number };
   },
 ): FeatureModule {
+  const plays = createPlaysRepository(ctx.database.db);
+  const fold = createPlayCountFold({
+    plays,
+    log: ctx.log,
+    intervalMs: settings.foldSeconds * 1000,
+    batch: PLAY_COUNT_FOLD_BATCH,
+  });
   const listening = createListeningService({
-    plays: createPlaysRepository(ctx.database.db),
+    plays,
     stats: createStatsRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
     episodesByIds: podcasts.episodesByIds,
@@ -30,6 +43,11 @@ export function createListeningModule(
   const routes = listeningRoutes({ listening });
   return {
     name: 'listening',
-    plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
+    plugin: async (app) => {
+      await app.register(routes, { prefix: '/api' });
+      // Plays started are counted into songs.play_count in batches while the app runs.
+      if (settings.foldSeconds > 0) app.addHook('onReady', async () => fold.start());
+      app.addHook('onClose', async () => fold.stop());
+    },
   };
 }

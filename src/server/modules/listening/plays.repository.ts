@@ -1,9 +1,12 @@
 import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { streamAnalytics } from '../../db/schema/index.ts';
-import { queryRows } from '../../db/sql-results.ts';
+import { isSqlState, queryRows } from '../../db/sql-results.ts';
 
 export type PlaysRepository = ReturnType<typeof createPlaysRepository>;
+
+/** The advisory lock key that serialises folds across processes ('canto:play-count-fold'). */
+const FOLD_LOCK = 0x63616e746f01;
 
 const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
@@ -11,25 +14,67 @@ const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 export function createPlaysRepository(db: Db) {
   return {
     /**
-     * The song's play_count + 1 and the play's row in ONE statement (so one transaction):
-     * both or neither. Null when the song does not exist (nothing written).
+     * The play's row and its song's entry in play_count_deltas in ONE statement (both or
+     * neither); songs itself is not touched (the fold adds the entry to play_count later).
+     * Null when the song does not exist: the foreign key refuses the row, nothing is written.
      */
     async start(
       userId: string,
       songId: string,
       playedAt: Date,
     ): Promise<{ id: string; playedAt: Date } | null> {
-      const [row] = await queryRows<{ id: string; played_at: Date | string }>(
-        db,
-        sql`
-        with song as (
-          update songs set play_count = play_count + 1 where id = ${songId} returning id
+      try {
+        const [row] = await queryRows<{ id: string; played_at: Date | string }>(
+          db,
+          sql`
+          with play as (
+            insert into stream_analytics (user_id, song_id, played_at)
+            values (${userId}, ${songId}, ${playedAt.toISOString()}::timestamptz)
+            returning id, song_id, played_at
+          ), counted as (
+            insert into play_count_deltas (song_id) select song_id from play
+          )
+          select id, played_at from play`,
+        );
+        return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
+      } catch (error) {
+        if (isSqlState(error, '23503')) return null;
+        throw error;
+      }
+    },
+
+    /**
+     * Adds up to `batch` pending plays into songs.play_count and removes them, in one
+     * statement; answers how many it took. A taken row is deleted by that statement, so no
+     * play is counted twice; folds take an advisory lock first, so concurrent ones (several
+     * processes) run one after the other instead of deadlocking on the songs they share. A
+     * play of a song deleted since is dropped.
+     */
+    async foldPlayCounts(batch: number): Promise<number> {
+      return db.transaction(async (tx) => {
+        // One fold at a time per database: two folds updating overlapping songs could
+        // otherwise deadlock on their rows.
+        await tx.execute(sql`select pg_advisory_xact_lock(${FOLD_LOCK})`);
+        const [row] = await queryRows<{ taken: number }>(
+          tx,
+          sql`
+        with taken as (
+          delete from play_count_deltas
+          where ctid = any (array(
+            select ctid from play_count_deltas limit ${batch} for update skip locked))
+          returning song_id
+        ), counted as (
+          select song_id, count(*) as plays from taken group by song_id
+        ), locked as (
+          select s.id, c.plays from songs s join counted c on c.song_id = s.id
+          order by s.id for no key update of s
+        ), folded as (
+          update songs set play_count = play_count + locked.plays from locked where songs.id = locked.id returning 1
         )
-        insert into stream_analytics (user_id, song_id, played_at)
-        select ${userId}, song.id, ${playedAt.toISOString()}::timestamptz from song
-        returning id, played_at`,
-      );
-      return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
+        select (select count(*) from taken)::int as taken, (select count(*) from folded)::int as songs`,
+        );
+        return Number(row?.taken ?? 0);
+      });
     },
 
     /** An episode's play row; null when the episode does not exist (nothing written). */

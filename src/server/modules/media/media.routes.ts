@@ -11,15 +11,13 @@ import {
 } from '../../http/byte-ranges.ts';
 import { bodyLengthHeaders, sendFileBody } from '../../http/send-file-body.ts';
 import { contentTypeOfKey, type Bucket, type Storage } from '../../storage/storage.ts';
-import type { MediaCheck, MediaOffload, MediaService } from './media.service.ts';
+import type { MediaOffload, MediaService } from './media.service.ts';
 
 // An SVG opened directly must not run script or load anything; inline styles are harmless.
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const PLACEHOLDER = '/placeholder.svg';
-// Set by nginx's auth_request location on its check, cleared on every other request to Canto.
-const CHECK_HEADER = 'x-canto-media-check';
-// The checked file, relative to the media root, for nginx's try_files.
-const FILE_HEADER = 'x-canto-media-file';
+// Ranges up to this size are read into one buffer and sent with the headers.
+const SMALL_RANGE = 256 * 1024;
 
 const params = z.object({ bucket: z.string(), key: z.string() });
 // An owned key (`<owner>/<timestamp>.<ext>`, storage.ts ownedKey) spans two path segments.
@@ -79,7 +77,6 @@ export const mediaRoutes =
 
     async function serve(request: FastifyRequest, reply: FastifyReply) {
       const { rawBucket, key } = keyOf(request);
-      if (request.headers[CHECK_HEADER] !== undefined) return check(request, reply);
       const access = media.authorize(rawBucket, key, request.query);
       const bucket = access.bucket;
       const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
@@ -155,48 +152,16 @@ export const mediaRoutes =
       }
 
       const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+      const status = bodyLengthHeaders(headers, part, object.size);
+      // A seek's range in one buffer: no stream to set up, pipe and tear down per request.
+      if (method === 'GET' && part && storage.readSmall && part.end - part.start < SMALL_RANGE) {
+        const bytes = await storage.readSmall(bucket, key, part);
+        reply.hijack();
+        return void reply.raw.writeHead(status, headers).end(bytes);
+      }
       // Opened before any success header is sent, so a failure here is a plain error response.
       const body = method === 'GET' ? await storage.read(bucket, key, part) : undefined;
-      sendFileBody(request, reply, bodyLengthHeaders(headers, part, object.size), headers, body);
-    }
-
-    /**
-     * nginx's auth_request before it sends a file itself (docs/deploy/nginx/canto.conf): 200
-     * with the file and the headers to send, which nginx caches per signed URL; 403 for
-     * anything else, whatever it is, so nginx hands the request to `serve` and Canto gives
-     * the full answer (403 with its reason, 404, the placeholder). No stat: nginx finds out
-     * whether the file exists, and asks `serve` when it does not.
-     */
-    function check(request: FastifyRequest, reply: FastifyReply) {
-      const { rawBucket, key } = keyOf(request);
-      let answer: MediaCheck;
-      try {
-        // Only local files with MEDIA_OFFLOAD=x-accel are nginx's to send; otherwise `serve`
-        // streams or redirects, after nginx hands it the request.
-        if (offload !== 'x-accel')
-          throw new AppError(ErrorCode.forbidden, 'Media is not offloaded to nginx');
-        const access = media.authorize(rawBucket, key, request.query);
-        answer = media.check(access.bucket, key, access);
-      } catch (error) {
-        // auth_request passes on only 2xx, 401 and 403 (anything else is its 500).
-        if (error instanceof AppError)
-          throw new AppError(ErrorCode.forbidden, 'Not a file nginx may send', {
-            reason: error.code,
-          });
-        throw error;
-      }
-      const headers: OutgoingHttpHeaders = {
-        // How long nginx may reuse this answer (its proxy_cache), within the URL's life.
-        // First: nginx then ignores the Cache-Control below for its cache (meant for the
-        // client; its max-age may be 0 near the end).
-        'x-accel-expires': answer.cacheSeconds,
-        [FILE_HEADER]: answer.file,
-        'cache-control': answer.cacheControl,
-        'content-length': 0,
-      };
-      if (contentTypeOfKey(key) === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
-      reply.hijack();
-      reply.raw.writeHead(200, headers).end();
+      sendFileBody(request, reply, status, headers, body);
     }
   };
 

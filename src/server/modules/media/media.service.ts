@@ -25,13 +25,6 @@ export type MediaOffload = 'none' | 'x-accel' | 'redirect';
 /** nginx's `internal` location that maps onto DATA_DIR/media (docs/deploy/nginx/canto.conf). */
 export const X_ACCEL_PREFIX = '/_canto_media/';
 
-/**
- * The longest nginx may keep the answer to a media check (docs/deploy/nginx/canto.conf):
- * long enough that a player's Range requests skip the trip to Canto, short enough that a
- * changed SECRET_KEY or a deleted file is noticed soon. Never past the URL's own expiry.
- */
-export const CHECK_CACHE_MAX_S = 60;
-
 // Presigned store URLs: the signing time is rounded down to PRESIGN_STEP so one object has
 // one URL per step (cacheable), and each URL is valid for PRESIGN_TTL from that time, i.e.
 // at least PRESIGN_TTL − PRESIGN_STEP after it is handed out.
@@ -47,12 +40,6 @@ export type MediaAccess = {
 };
 
 export type Redirect = { location: string; cacheControl: string };
-
-/**
- * What nginx needs to send a checked file itself: the file under the media root, the
- * Cache-Control to send with it, and how long nginx may reuse this answer.
- */
-export type MediaCheck = { file: string; cacheControl: string; cacheSeconds: number };
 
 export type MediaService = ReturnType<typeof createMediaService>;
 
@@ -128,28 +115,6 @@ export function createMediaService(deps: {
     },
 
     cacheControl,
-
-    /**
-     * nginx's check before it sends a file itself (MEDIA_OFFLOAD=x-accel, auth_request): the
-     * answer for an authorized request, cached by nginx for `cacheSeconds`. The max-age it
-     * carries is what is left of the URL's life once that cache time has passed, so a
-     * response built from a reused answer never lets a cache keep it past the URL's expiry.
-     */
-    check(bucket: Bucket, key: string, access: MediaAccess): MediaCheck {
-      const file = `/${bucket}/${key}`;
-      if (access.expires === undefined) {
-        return { file, cacheControl: cacheControl(access), cacheSeconds: CHECK_CACHE_MAX_S };
-      }
-      const left = Math.max(0, access.expires - nowSeconds());
-      // nginx keeps an entry through the second its lifetime ends in; Canto refuses from the
-      // expiry's second on: one second less keeps the two apart.
-      const cacheSeconds = Math.max(0, Math.min(CHECK_CACHE_MAX_S, left - 1));
-      return {
-        file,
-        cacheControl: `public, max-age=${left - cacheSeconds}, immutable`,
-        cacheSeconds,
-      };
-    },
 
     /** The internal URI nginx serves the file from (MEDIA_OFFLOAD=x-accel). */
     xAccelUri: (bucket: Bucket, key: string) => `${X_ACCEL_PREFIX}${bucket}/${key}`,

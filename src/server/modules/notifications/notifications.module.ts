@@ -1,6 +1,6 @@
 import type { NotificationType as RuleNotificationType } from '../../../core/validation/notification.rules.ts';
 import type { Db } from '../../db/client.ts';
-import { createLiveConnections } from '../../events/live-connections.ts';
+import { createLiveConnections, type MessageBudget } from '../../events/live-connections.ts';
 import { liveOrigins } from '../../events/live-origin.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { SESSIONS_REVOKED_CHANNEL, type AuthModule } from '../auth/auth.module.ts';
@@ -50,6 +50,8 @@ export type NotificationsSettings = {
   publicUrl: string;
   /** CANTO_DEV: the Vite dev server's pages may open it too. */
   dev: boolean;
+  /** What one socket may send before it is closed (null: no limit). */
+  messageBudget: MessageBudget | null;
 };
 
 export function createNotificationsModule(
@@ -71,7 +73,10 @@ export function createNotificationsModule(
         sessionsRevokedChannel: SESSIONS_REVOKED_CHANNEL,
         openSessionsAmong: auth.openSessionsAmong,
         repository,
-        connections: createLiveConnections({ now: () => ctx.clock.now().getTime() }),
+        connections: createLiveConnections({
+          now: () => ctx.clock.now().getTime(),
+          messageBudget: settings.messageBudget,
+        }),
         log: ctx.log,
       });
       app.addHook('onClose', () => live.close());

@@ -1,0 +1,31 @@
+import { pathToFileURL } from 'node:url';
+import { EnvError, parseEnv } from '../env.ts';
+import { mediaUrlKey } from '../security/media-url-signer.ts';
+import { resolveSecretKey } from '../security/secrets.ts';
+
+/*
+ * `npm run nginx-media-key > /etc/nginx/canto/media-key.conf`: the include the nginx site
+ * config (docs/deploy/nginx/canto.conf) needs to check signed media URLs itself. It holds
+ * the key derived from SECRET_KEY for media URLs only, never SECRET_KEY: run it again and
+ * reload nginx whenever SECRET_KEY changes.
+ */
+
+/** The include's text for a SECRET_KEY: one js_var with the key in hex. */
+export function nginxMediaKeyInclude(secretKey: string): string {
+  return [
+    '# Canto media-URL key (HKDF of SECRET_KEY): written by `npm run nginx-media-key`.',
+    '# Keep it readable by root only; regenerate when SECRET_KEY changes.',
+    `js_var $canto_media_key ${mediaUrlKey(secretKey).toString('hex')};`,
+    '',
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    const env = parseEnv(process.env);
+    process.stdout.write(nginxMediaKeyInclude(resolveSecretKey(env.secretKey, env.dataDir)));
+  } catch (error) {
+    console.error(error instanceof EnvError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
