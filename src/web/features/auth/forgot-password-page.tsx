@@ -67,7 +67,7 @@ export default function ForgotPasswordPage() {
           </Button>
           <Link
             to="/auth"
-            className="justify-self-center text-sm text-primary underline-offset-4 hover:underline"
+            className="justify-self-center text-sm text-ring underline-offset-4 hover:underline"
           >
             Back to sign in
           </Link>
