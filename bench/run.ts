@@ -23,6 +23,7 @@ const ORDER = [
   'memory',
   'queue',
   'transcode',
+  'uploads',
   'playback',
   'streaming',
   'catalogue',

@@ -13,14 +13,15 @@ import { freePort, lazyWav, waitFor200 } from './bench-kit.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** The node options of package.json's start script (`node <options> scripts/start.mjs`). */
+/** The node options of package.json's start script (`exec node <options> scripts/start.mjs`). */
 export function startNodeOptions(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
   const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`npm start is no longer "node …": ${pkg.scripts.start}`);
-  return words.slice(1, -1);
+  if (words[0] !== 'exec' || words[1] !== 'node')
+    throw new Error(`npm start is no longer "exec node …": ${pkg.scripts.start}`);
+  return words.slice(2, -1);
 }
 
 /** Builds dist/web and dist/server (and the PGlite template) if missing or stale, as npm start would. */
@@ -161,8 +162,12 @@ export async function signIn(url: string, email: string, password: string): Prom
   return body.access_token;
 }
 
-/** POST /api/songs with a multipart body (title + a `bytes`-byte WAV), streamed. */
-export async function uploadSong(url: string, token: string | undefined, bytes: number) {
+/** POST /api/songs with a multipart body (title + a `bytes`-byte WAV), streamed; the song's id. */
+export async function uploadSong(
+  url: string,
+  token: string | undefined,
+  bytes: number,
+): Promise<string | undefined> {
   const boundary = `----canto-bench-${crypto.randomUUID()}`;
   const wav = lazyWav(bytes);
   async function* body() {
@@ -186,4 +191,5 @@ export async function uploadSong(url: string, token: string | undefined, bytes: 
   } as RequestInit);
   const text = await res.text();
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { id?: string }).id;
 }

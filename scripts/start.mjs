@@ -1,7 +1,10 @@
 /**
  * `npm start`: builds the web app and the server when missing or older than their sources
  * (scripts/build.mjs), then runs the compiled server (dist/server/main.js) in this same
- * process — npm → one node, no TypeScript runtime and no second copy of node.
+ * process — npm → one node, no TypeScript runtime and no second copy of node. The script is
+ * `exec node …`: npm runs scripts through `sh -c`, and dash neither execs a lone command nor
+ * passes on the SIGTERM/SIGINT npm forwards, so without `exec` the server outlived npm
+ * holding its port (docs/decisions/0028).
  *
  * package.json starts it with three V8 settings (docs/decisions/0009 has the figures):
  * --v8-pool-size=2: two V8 background threads instead of four. Each compiled PGlite's WASM

@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import {
-  adDescription,
-  adDuration,
-  adMessages,
-  adTargetUrl,
-  adTitle,
-} from '../core/validation/ad.rules.ts';
-import { UUID_PATTERN } from '../core/uuid.ts';
+import { adDescription, adDuration, adTargetUrl, adTitle } from '../core/validation/ad.rules.ts';
 import { SONG_MEDIA_STATUSES, songLoudnessDto, songRenditionDto } from './songs.contract.ts';
 
 /*
- * The ad inventory, get-active-ads and track-ad-impression (spec §3 Advertisement, §7
+ * The ad inventory, showings (get-active-ads) and track-ad-impression (spec §3 Advertisement, §7
  * functions; docs/decisions/0023). Durations are seconds in the API
  * (milliseconds in the database); media URLs are signed as songs' are.
  */
@@ -85,46 +78,46 @@ export type AdPatchFields = z.infer<typeof adPatchFields>;
 export const adActiveBody = z.strictObject({ active: z.boolean() });
 export type AdActiveBody = z.infer<typeof adActiveBody>;
 
-/** The form of a showing: `<uuid>.<expiry, base 36 seconds>.<HMAC-SHA256, base64url>`. */
-export const SHOWING_PATTERN = new RegExp(`^${UUID_PATTERN}\\.[0-9a-z]{1,12}\\.[\\w-]{43}$`);
-
 /**
- * An ad as get-active-ads hands it to one listener: spec §3's Advertisement, its media, and
- * `showing_id`, the signed token of this one showing that track-ad-impression takes back.
+ * An ad as a showing hands it to one listener: spec §3's Advertisement, its media, and
+ * `showing_id`, the showing the server wrote, which track-ad-impression takes back.
  */
 export const adDto = z.object({
   ...adFields,
-  showing_id: z.string(),
+  showing_id: z.uuid(),
 });
 export type AdDto = z.infer<typeof adDto>;
 
 /**
- * GET /api/ads/active (signed in, not subscribed: 403 for a subscriber): the active ad next in
- * rotation (least recently shown first), or null when no ad is active.
+ * POST /api/ads/showings (signed in; 403 for a subscriber, 429 past the rate limit): the active
+ * ad next in rotation (least recently shown first) in a new showing, or `ad: null` when no ad
+ * is active or the frequency cap says not yet (`next_showing_at`: when one may be issued).
  */
-export const activeAdResponse = z.object({ ad: adDto.nullable() });
-export type ActiveAdResponse = z.infer<typeof activeAdResponse>;
+export const adShowingResponse = z.object({
+  ad: adDto.nullable(),
+  next_showing_at: z.string().nullable(),
+});
+export type AdShowingResponse = z.infer<typeof adShowingResponse>;
 
 /**
- * POST /api/ads/impressions (signed in): the listener was shown `ad_id` in the showing
- * get-active-ads handed out, while this song or episode played (neither: nothing played).
- * At most one impression per showing: a replay answers `recorded: false` and writes nothing.
+ * POST /api/ads/impressions (signed in): the listener saw the showing through. It counts only
+ * for a showing issued to this listener (404 ad_showing_not_found), whose ad is still active
+ * (409 ad_inactive), while the listener is free (403 ad_listener_premium), no sooner than the
+ * ad's duration after the showing (409 ad_showing_too_early) and within the hour (410
+ * ad_showing_expired); each refusal writes nothing. It is attributed to the song or episode the
+ * listener's own stream record named when the showing was issued. A replay answers
+ * `recorded: false` and writes nothing.
  */
-export const adImpressionBody = z
-  .strictObject({
-    ad_id: z.uuid(),
-    showing_id: z.string().max(128).regex(SHOWING_PATTERN, { error: adMessages.showingNotIssued }),
-    song_id: z.uuid().nullable().optional(),
-    podcast_episode_id: z.uuid().nullable().optional(),
-  })
-  .refine((b) => !(b.song_id && b.podcast_episode_id), {
-    error: adMessages.oneItem,
-    path: ['podcast_episode_id'],
-  });
+export const adImpressionBody = z.strictObject({
+  showing_id: z.uuid(),
+});
 export type AdImpressionBody = z.infer<typeof adImpressionBody>;
 
 export const adImpressionResult = z.object({
   /** False when this showing's impression was already recorded (a replay). */
   recorded: z.boolean(),
+  /** What the impression pays: the song or episode its showing named (null: nothing played). */
+  song_id: z.uuid().nullable(),
+  podcast_episode_id: z.uuid().nullable(),
 });
 export type AdImpressionResult = z.infer<typeof adImpressionResult>;

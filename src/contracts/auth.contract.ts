@@ -18,6 +18,11 @@ export const sessionUser = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 
+/** False in the account's first session (the one sign-up opened): a welcome, not a welcome back. */
+const returning = z
+  .boolean()
+  .describe('false in the first session of the account (the one sign-up opened)');
+
 /** Spec §3 "Auth session": tokens are also set as httpOnly cookies for the web app. */
 export const authSession = z.object({
   access_token: z.string(),
@@ -26,6 +31,7 @@ export const authSession = z.object({
   aal: z.enum(['aal1', 'aal2']),
   /** The level the user could reach (aal2 when a verified factor exists). */
   next_aal: z.enum(['aal1', 'aal2']),
+  returning: returning,
   user: sessionUser,
 });
 export type AuthSession = z.infer<typeof authSession>;
@@ -34,6 +40,7 @@ export const sessionInfo = z.object({
   user: sessionUser,
   aal: z.enum(['aal1', 'aal2']),
   next_aal: z.enum(['aal1', 'aal2']),
+  returning: returning,
   expires_at: z.number().int(),
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;

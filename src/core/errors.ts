@@ -15,6 +15,12 @@ export const ErrorCode = {
   playNotFound: 'play_not_found',
   conflict: 'duplicate',
   rateLimited: 'rate_limited',
+  // Why an ad impression is not counted (docs/decisions/0023): each refusal writes nothing.
+  adShowingNotFound: 'ad_showing_not_found',
+  adShowingExpired: 'ad_showing_expired',
+  adShowingTooEarly: 'ad_showing_too_early',
+  adInactive: 'ad_inactive',
+  adListenerPremium: 'ad_listener_premium',
   payloadTooLarge: 'payload_too_large',
   unsupportedMedia: 'unsupported_media',
   // Audio of a known kind that is still refused: it does not decode, or its length is absurd.

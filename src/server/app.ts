@@ -218,7 +218,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     createSocialModule(ctx, { notifications, songs }),
     premium,
-    createAdsModule(ctx, { media: mediaModule, premium }),
+    createAdsModule(ctx, {
+      media: mediaModule,
+      premium,
+      settings: { showingIntervalSeconds: env.adShowingIntervalSeconds },
+    }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

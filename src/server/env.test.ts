@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env.ts';
+import { defaultMediaWorkers, parseEnv } from './env.ts';
 
 describe('parseEnv', () => {
   it('has working defaults for a fresh clone', () => {
@@ -92,8 +92,9 @@ describe('parseEnv', () => {
     expect(parseEnv({ SESSION_MAX_LIFETIME_DAYS: '7' }).sessionMaxLifetimeDays).toBe(7);
   });
 
-  it('runs one ffmpeg per core unless MEDIA_WORKERS says otherwise (at least 1)', () => {
-    expect(parseEnv({}).mediaWorkers).toBe(os.availableParallelism());
+  it('runs one media job per core but one unless MEDIA_WORKERS says otherwise (at least 1)', () => {
+    expect(parseEnv({}).mediaWorkers).toBe(Math.max(1, os.availableParallelism() - 1));
+    expect([1, 2, 4, 16].map(defaultMediaWorkers)).toEqual([1, 1, 3, 15]);
     expect(parseEnv({ MEDIA_WORKERS: '3' }).mediaWorkers).toBe(3);
     expect(() => parseEnv({ MEDIA_WORKERS: '0' })).toThrow(/MEDIA_WORKERS/);
   });

@@ -104,6 +104,7 @@ const schema = z
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
+    AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
@@ -205,8 +206,9 @@ export type Env = {
   /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
   ffmpegPath: string | undefined;
   /**
-   * ffmpeg processes this process runs at once, upload checks and transcoding jobs together
-   * (MEDIA_WORKERS; default one per core): each keeps a core busy (docs/decisions/0014).
+   * Media jobs this process runs at once, of every kind together (MEDIA_WORKERS; default one
+   * core fewer than there are, at least one): each keeps a core busy, and the core left over
+   * serves people. Upload checks have a lane of their own beside them (docs/decisions/0028).
    */
   mediaWorkers: number;
   /**
@@ -228,6 +230,11 @@ export type Env = {
    * PLAY_COUNT_FOLD_SECONDS, default 2; 0: never, another process or a test does it).
    */
   playCountFoldSeconds: number;
+  /**
+   * The ads' frequency cap: a free listener is handed at most one showing this often
+   * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
+   */
+  adShowingIntervalSeconds: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -245,6 +252,11 @@ export type Env = {
 export class EnvError extends Error {}
 
 /** Parses the environment; throws EnvError whose message is one line naming the variable. */
+/** MEDIA_WORKERS unset: one core left for requests and upload checks (docs/decisions/0028). */
+export function defaultMediaWorkers(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings count as unset, the way shells and .env files usually mean them.
   const cleaned = Object.fromEntries(
@@ -303,12 +315,13 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     ffmpegPath: v.FFMPEG_PATH,
-    mediaWorkers: v.MEDIA_WORKERS ?? Math.max(1, os.availableParallelism()),
+    mediaWorkers: v.MEDIA_WORKERS ?? defaultMediaWorkers(os.availableParallelism()),
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
+    adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,

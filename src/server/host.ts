@@ -57,7 +57,11 @@ export async function runHost({ env, crash }: HostOptions): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
+      // The running jobs wind down (and give their leases back) while the requests in flight
+      // finish: both within the grace a supervisor gives before SIGKILL (docs/decisions/0028).
+      const jobsStopped = jobs.stop();
       await app.close();
+      await jobsStopped;
       await vacuum.stop();
       await database.close();
     } finally {

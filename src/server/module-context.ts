@@ -25,8 +25,8 @@ export type ModuleContext = {
   /** Work that must not hold a request (docs/decisions/0013); the host starts the worker. */
   jobs: JobQueue;
   /**
-   * The one ffmpeg of the process: every upload check and media job (songs, episodes, ads)
-   * shares its MEDIA_WORKERS cap (docs/decisions/0014, 0018).
+   * The one ffmpeg of the process: upload checks in a lane of their own, media jobs (songs,
+   * episodes, ads) in MEDIA_WORKERS slots at nice 10 (docs/decisions/0014, 0028).
    */
   ffmpeg: Ffmpeg;
   /**

@@ -1,10 +1,15 @@
 // Ads (docs/decisions/0023; E2E_PORT 3186): the admin builds the ad inventory at /admin/ads; the
 // shared listener (free) sees the ad card on Home — image, title, description, a link that opens in
-// a new tab — its impression is recorded once, Close hides it; with audio, the card ends when the
-// audio does, the music waiting under it. The ad is left deactivated and the song deleted, so other
-// journeys' Home is unchanged.
+// a new tab — its impression is recorded once the ad has had its duration (Close before that counts
+// nothing), Close hides it; with audio, the card ends when the audio does and the impression follows,
+// paid to the song the music player was playing. The ad is left deactivated and the song deleted,
+// so other journeys' Home is unchanged. serve.ts turns the frequency cap off: one shared listener.
 import type { Browser, Page } from '@playwright/test';
-import type { AdImpressionBody, AdminAdList } from '../../src/contracts/ads.contract.ts';
+import type {
+  AdImpressionBody,
+  AdImpressionResult,
+  AdminAdList,
+} from '../../src/contracts/ads.contract.ts';
 import { coverPng, deleteArtistSongs, sineWav, uploadArtistTones } from './media.ts';
 import {
   ADMIN_STATE,
@@ -41,11 +46,12 @@ async function adminPage(browser: Browser, baseURL: string | undefined): Promise
   return page;
 }
 
-/** Opens Home and answers the card and the impression the card posted. */
+const isImpression = (r: { url(): string; request(): { method(): string } }) =>
+  r.url().endsWith('/api/ads/impressions') && r.request().method() === 'POST';
+
+/** Opens Home and answers the card and the impression the card posted after the duration. */
 async function homeWithAd(page: Page) {
-  const impression = page.waitForResponse(
-    (r) => r.url().endsWith('/api/ads/impressions') && r.request().method() === 'POST',
-  );
+  const impression = page.waitForResponse(isImpression);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   const card = page.getByRole('region', { name: 'Advertisement' });
@@ -55,7 +61,7 @@ async function homeWithAd(page: Page) {
     card,
     status: answer.status(),
     body: answer.request().postDataJSON() as AdImpressionBody,
-    recorded: ((await answer.json()) as { recorded: boolean }).recorded,
+    recorded: ((await answer.json()) as AdImpressionResult).recorded,
   };
 }
 
@@ -64,6 +70,8 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   browser,
   baseURL,
 }) => {
+  // Four showings seen through (each its duration), one closed early and the audio's job.
+  test.setTimeout(120_000);
   const title = `Spring Sale ${Date.now().toString(36)}`;
   const admin = await adminPage(browser, baseURL);
   await admin.getByRole('button', { name: 'New Ad' }).click();
@@ -82,7 +90,8 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
     mimeType: 'image/png',
     buffer: await coverPng(),
   });
-  await dialog.getByLabel('Duration').fill('20');
+  // Two seconds: the card reports its impression once they are over.
+  await dialog.getByLabel('Duration').fill('2');
   await dialog.getByLabel('Target URL').fill('https://shop.example/sale');
   await dialog.getByRole('button', { name: 'Create Ad' }).click();
   await expectToast(admin, 'Ad created', title);
@@ -90,7 +99,7 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   const row = admin.getByTestId('ad-row').filter({ hasText: title });
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await expect(row.getByText('No audio')).toBeVisible();
-  await expect(row.getByText('0:20')).toBeVisible();
+  await expect(row.getByText('0:02')).toBeVisible();
   const impressions = row.getByTestId('ad-impressions');
   await expect(impressions).toHaveText('0 impressions · 0 in the last 30 days');
   expect(await seriousAxeViolations(admin)).toEqual([]);
@@ -99,7 +108,7 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   const axeContext = await browser.newContext({ baseURL, storageState: LISTENER_STATE });
   const axePage = await axeContext.newPage();
   // Its showing counts too: waited for, so the admin's count below is exact.
-  const axeImpression = axePage.waitForResponse((r) => r.url().endsWith('/api/ads/impressions'));
+  const axeImpression = axePage.waitForResponse(isImpression);
   await axePage.goto('/');
   await expect(axePage.getByRole('region', { name: 'Advertisement' })).toBeVisible();
   expect(await seriousAxeViolations(axePage)).toEqual([]);
@@ -119,13 +128,27 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   await expect(link).toHaveAttribute('rel', /noopener/);
   expect(shown.status).toBe(200);
   expect(shown.recorded).toBe(true);
-  expect(shown.body.showing_id).toMatch(/^[0-9a-f-]{36}\./);
-  expect(shown.body.song_id).toBeUndefined();
+  // Only the showing: what it pays is the server's to say, from the listener's own plays.
+  expect(Object.keys(shown.body)).toEqual(['showing_id']);
+  expect(shown.body.showing_id).toMatch(/^[0-9a-f-]{36}$/);
   await card.getByRole('button', { name: 'Close ad' }).click();
   await expect(card).toHaveCount(0);
   // Hidden for the rest of this visit: the songs below are still there.
   await expect(page.getByRole('heading', { name: 'Recent Tracks' })).toBeVisible();
-  // The admin's list counts both showings (the axe page's and this one).
+
+  // Closed before its two seconds: shown, but no impression.
+  const posted: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/ads/impressions')) posted.push(r.url());
+  });
+  await page.goto('/');
+  await page
+    .getByRole('region', { name: 'Advertisement' })
+    .getByRole('button', { name: 'Close ad' })
+    .click();
+  await page.waitForTimeout(2500);
+  expect(posted).toEqual([]);
+  // The admin's list counts the two seen through (the axe page's and the first one).
   await admin.reload();
   await expect(impressions).toHaveText('2 impressions · 2 in the last 30 days');
 
@@ -145,8 +168,9 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   await expect(row.getByText('Audio ready')).toBeVisible({ timeout: 30_000 });
   await expect(row.getByText('0:03')).toBeVisible();
 
-  const heard = await homeWithAd(page);
-  expect(heard.recorded).toBe(true);
+  const heardImpression = page.waitForResponse(isImpression);
+  await page.goto('/');
+  const heard = { card: page.getByRole('region', { name: 'Advertisement' }) };
   const audio = heard.card.getByTestId('ad-audio');
   await expect(audio).toHaveAttribute('src', /^\/media\/music\/.+\?e=\d+&s=/);
   // Home loads without a gesture here, and the browser lets the ad sound at once.
@@ -159,20 +183,24 @@ test('an admin creates an ad; the free listener sees it on Home, its impression 
   expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
   await heard.card.getByRole('button', { name: 'Play ad audio' }).click();
   await expect(heard.card).toHaveCount(0, { timeout: 15_000 });
+  // Heard to its end: then its impression.
+  const heardAnswer = await heardImpression;
+  expect(heardAnswer.status()).toBe(200);
+  expect(((await heardAnswer.json()) as AdImpressionResult).recorded).toBe(true);
 
   // Deactivated: no card on Home (and none for the journeys after this one).
   await row.getByRole('button', { name: `Deactivate ${title}` }).click();
   await expectToast(admin, 'Ad deactivated', title);
   await expect(row.getByText('Inactive')).toBeVisible();
-  const asked = page.waitForResponse((r) => r.url().endsWith('/api/ads/active'));
+  const asked = page.waitForResponse((r) => r.url().endsWith('/api/ads/showings'));
   await page.goto('/');
-  expect(await (await asked).json()).toEqual({ ad: null });
+  expect(await (await asked).json()).toEqual({ ad: null, next_showing_at: null });
   await expect(page.getByRole('heading', { name: 'Recent Tracks' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Advertisement' })).toHaveCount(0);
   await admin.context().close();
 });
 
-test('the music waits while the ad sounds and plays on after it; the impression names the song', async ({
+test('the music waits while the ad sounds and plays on after it; the impression pays the song', async ({
   page,
   playwright,
   baseURL,
@@ -201,15 +229,22 @@ test('the music waits while the ad sounds and plays on after it; the impression 
     const position = () => music.evaluate((el: HTMLAudioElement) => el.currentTime);
     const paused = () => music.evaluate((el: HTMLAudioElement) => el.paused);
     await expect.poll(position).toBeGreaterThan(0.3);
-    const impression = page.waitForResponse((r) => r.url().endsWith('/api/ads/impressions'));
+    const impression = page.waitForResponse(isImpression);
     await sidebar(page).getByRole('link', { name: 'Home' }).click();
-    expect((await impression).request().postDataJSON()).toMatchObject({ song_id: songId });
 
     const card = page.getByRole('region', { name: 'Advertisement' });
     await expect(card.getByRole('button', { name: 'Pause ad audio' })).toBeVisible();
     await expect.poll(paused).toBe(true);
     const at = await position();
     await expect(card).toHaveCount(0, { timeout: 15_000 });
+    // Paid to the song the listener's own stream record names, not to anything the page sent.
+    const answer = await impression;
+    expect(answer.request().postDataJSON()).not.toHaveProperty('song_id');
+    expect(await answer.json()).toEqual({
+      recorded: true,
+      song_id: songId,
+      podcast_episode_id: null,
+    });
     await expect.poll(paused).toBe(false);
     await expect.poll(position).toBeGreaterThan(at + 0.3);
   } finally {

@@ -19,9 +19,9 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-e2e-'));
 const tsx = path.resolve('node_modules/.bin/tsx');
-// `node <options> scripts/start.mjs`, as package.json's start script says.
+// `exec node <options> scripts/start.mjs`, as package.json's start script says.
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-const [, ...startArgs] = pkg.scripts.start.split(/\s+/);
+const [, , ...startArgs] = pkg.scripts.start.split(/\s+/);
 
 const fixtures = spawnSync(tsx, ['tests/e2e/fixture-accounts.ts'], {
   stdio: 'inherit',
@@ -57,6 +57,9 @@ const child = spawn(process.execPath, startArgs, {
     // A failing media job spends its five attempts in ~8-15 s rather than ~40-75 s (the
     // default 5 s first wait), so a journey can see it fail (docs/decisions/0013).
     JOB_RETRY_SECONDS: '1',
+    // One shared listener sees several ads in a row across the ad journeys: no frequency cap
+    // (docs/decisions/0023; the cap's tests are tests/integration/ad-impressions.test.ts).
+    AD_SHOWING_INTERVAL_SECONDS: '0',
     // Journeys that make accounts through the API say so as a proxy would (X-Forwarded-For,
     // support.ts ownAddress), so they don't spend the browser's sign-up allowance (5 an hour
     // per address); requests without the header stay 127.0.0.1.

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type {
-  ActiveAdResponse,
   AdDto,
   AdminAdDto,
   AdminAdList,
   AdminAdListItem,
+  AdShowingResponse,
 } from '../../src/contracts/ads.contract.ts';
 import type { TestContext } from '../helpers/test-app.ts';
 import { makeUser, multipart, rows, type Part, type TestUser } from './songs-helpers.ts';
@@ -92,11 +92,20 @@ export async function setActive(
   return res.json<AdminAdDto>();
 }
 
-/** GET /api/ads/active as `user`: the ad handed out (200 expected), or null. */
-export async function nextAd(ctx: TestContext, user: TestUser): Promise<AdDto | null> {
-  const res = await ctx.app.inject({ url: '/api/ads/active', headers: user.headers });
+/** POST /api/ads/showings as `user`: the whole answer (200 expected). */
+export async function askShowing(ctx: TestContext, user: TestUser): Promise<AdShowingResponse> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/ads/showings',
+    headers: user.headers,
+  });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<ActiveAdResponse>().ad;
+  return res.json<AdShowingResponse>();
+}
+
+/** The ad a new showing hands `user`, or null (none active, or the frequency cap). */
+export async function nextAd(ctx: TestContext, user: TestUser): Promise<AdDto | null> {
+  return (await askShowing(ctx, user)).ad;
 }
 
 export function postImpression(ctx: TestContext, user: TestUser, body: Record<string, unknown>) {
@@ -107,6 +116,44 @@ export function postImpression(ctx: TestContext, user: TestUser, body: Record<st
     payload: body,
   });
 }
+
+/** Hands `user` the next ad, lets its duration pass, records its impression (200 expected). */
+export async function seeAd(ctx: TestContext, user: TestUser): Promise<AdDto> {
+  const ad = await nextAd(ctx, user);
+  expect(ad).not.toBeNull();
+  ctx.clock.advance(ad!.duration * 1000);
+  const res = await postImpression(ctx, user, { showing_id: ad!.showing_id });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json<{ recorded: boolean }>().recorded).toBe(true);
+  return ad!;
+}
+
+/** A play of `songId` started by `user` now (POST /api/plays): their current stream record. */
+export async function startPlay(ctx: TestContext, user: TestUser, songId: string) {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/plays',
+    headers: user.headers,
+    payload: { song_id: songId },
+  });
+  expect(res.statusCode, res.body).toBeLessThan(300);
+}
+
+export type ShowingRow = {
+  id: string;
+  ad_id: string;
+  user_id: string;
+  song_id: string | null;
+  podcast_episode_id: string | null;
+  duration_ms: number;
+};
+
+export const showingRows = (ctx: TestContext) =>
+  rows<ShowingRow>(
+    ctx,
+    sql`select id, ad_id, user_id, song_id, podcast_episode_id, duration_ms from ad_showings
+        order by created_at, id`,
+  );
 
 export type ImpressionRow = {
   ad_id: string | null;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REFRESH_REUSE_INTERVAL_MS } from '../../src/core/auth/refresh-rotation.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { useTestApp } from '../helpers/test-app.ts';
-import { cookieOf, signUp } from './auth-helpers.ts';
+import { cookieOf, freshIp, signUp } from './auth-helpers.ts';
 
 // Rows through the query builder's raw SQL; count(*) is cast so both drivers return numbers.
 async function rows<T>(
@@ -19,6 +19,39 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
   const ctx = useTestApp(kind);
 
   describe('session', () => {
+    it('says returning: false only in the session sign-up opened, true in every later one', async () => {
+      const { res, payload } = await signUp(ctx.app, { display_name: 'New Listener' });
+      const first = res.json();
+      expect(first.returning).toBe(false);
+      const session = (token: string) =>
+        ctx.app.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      expect((await session(first.access_token)).json().returning).toBe(false);
+      // A refresh keeps the session: still the first one.
+      const refreshed = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: first.refresh_token },
+      });
+      expect(refreshed.json().returning).toBe(false);
+
+      ctx.clock.advance(1_000);
+      const later = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: payload.email, password: payload.password },
+        remoteAddress: freshIp(),
+      });
+      expect(later.statusCode).toBe(200);
+      expect(later.json().returning).toBe(true);
+      expect((await session(later.json().access_token)).json().returning).toBe(true);
+      // The first session stays what it was.
+      expect((await session(refreshed.json().access_token)).json().returning).toBe(false);
+    });
+
     it('answers GET /session with the cookie and with a Bearer token, 401 without', async () => {
       const { res } = await signUp(ctx.app, { display_name: 'Session User' });
       const { access_token, expires_at, user } = res.json();
@@ -28,7 +61,13 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         cookies: { canto_access: access_token },
       });
       expect(byCookie.statusCode).toBe(200);
-      expect(byCookie.json()).toEqual({ user, aal: 'aal1', next_aal: 'aal1', expires_at });
+      expect(byCookie.json()).toEqual({
+        user,
+        aal: 'aal1',
+        next_aal: 'aal1',
+        returning: false,
+        expires_at,
+      });
       const byBearer = await ctx.app.inject({
         method: 'GET',
         url: '/api/auth/session',

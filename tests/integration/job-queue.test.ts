@@ -202,6 +202,53 @@ describe.each(dbKinds)('job queue on %s', (kind) => {
     expect(await q.enqueue('single.job', { a: 4 }, { singletonKey: 'song-1' })).not.toBeNull();
   });
 
+  it('names sharing a pool run at most its size at once between them, each getting turns', async () => {
+    const q = queue(new TestClock());
+    let now = 0;
+    let most = 0;
+    const ran: string[] = [];
+    const handler = (name: string) => async () => {
+      most = Math.max(most, ++now);
+      ran.push(name);
+      await sleep(60);
+      now--;
+    };
+    const pool = { name: 'media', size: 2 };
+    for (const name of ['pool.a', 'pool.b', 'pool.c'])
+      q.register(name, handler(name), { concurrency: 2, pool });
+    expect(() =>
+      q.register('pool.d', async () => {}, { pool: { name: 'media', size: 3 } }),
+    ).toThrow(/pool "media"/);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++)
+      for (const name of ['pool.a', 'pool.b', 'pool.c']) ids.push((await q.enqueue(name, {}))!);
+    await q.start();
+    await waitFor(
+      async () => (await Promise.all(ids.map((id) => q.get(id)))).every((j) => j?.state === 'done'),
+      'every pooled job to finish',
+      20_000,
+    );
+    expect(most).toBe(2);
+    // No name waits for another's whole backlog.
+    expect(new Set(ran.slice(0, 6))).toEqual(new Set(['pool.a', 'pool.b', 'pool.c']));
+  });
+
+  it('a second stop() waits for the first to give the jobs back', async () => {
+    const q = queue(new TestClock());
+    q.register('held.job', (job) => {
+      return new Promise<void>((_, reject) =>
+        job.signal.addEventListener('abort', () => reject(job.signal.reason)),
+      );
+    });
+    await q.start();
+    const id = (await q.enqueue('held.job', {}))!;
+    await waitFor(async () => (await q.get(id))?.state === 'running', 'the job to run');
+    const first = q.stop({ timeoutMs: 200 });
+    await q.stop({ timeoutMs: 200 });
+    expect((await q.get(id))?.state).toBe('queued');
+    await first;
+  });
+
   it('graceful stop lets a running job finish', async () => {
     const q = queue(new TestClock());
     let finished = false;

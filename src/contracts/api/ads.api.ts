@@ -1,11 +1,11 @@
 import {
-  activeAdResponse,
   adActiveBody,
   adIdParams,
   adImpressionBody,
   adImpressionResult,
   adminAdDto,
   adminAdList,
+  adShowingResponse,
 } from '../ads.contract.ts';
 import { defineRoute } from './define-route.ts';
 
@@ -34,7 +34,12 @@ export const adsApi = {
     body: adActiveBody,
     response: adminAdDto,
   }),
-  next: defineRoute({ method: 'GET', path: '/api/ads/active', response: activeAdResponse }),
+  /** get-active-ads: a POST, as it writes the showing it hands out. */
+  issueShowing: defineRoute({
+    method: 'POST',
+    path: '/api/ads/showings',
+    response: adShowingResponse,
+  }),
   recordImpression: defineRoute({
     method: 'POST',
     path: '/api/ads/impressions',

@@ -57,6 +57,7 @@ export const tableOwners: Record<string, string | null> = {
   payment_events: 'premium',
   ads: 'ads',
   ad_impressions: 'ads',
+  ad_showings: 'ads',
   ad_renditions: 'ads',
   revenue_runs: null,
   artist_revenue: null,

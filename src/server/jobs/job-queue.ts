@@ -27,6 +27,11 @@ export type EnqueueOptions = {
 export type RegisterOptions = {
   /** Jobs of this name this process runs at once (default 1). */
   concurrency?: number;
+  /**
+   * A cap shared with other names: at most `size` jobs of all the names naming this pool run
+   * at once in this process (every name must give the same size).
+   */
+  pool?: { name: string; size: number };
   backoff?: Backoff;
   /**
    * Called in the worker that saw a job of this name go dead: its last attempt failed, or its
@@ -118,10 +123,19 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       const concurrency = opts.concurrency ?? 1;
       if (!Number.isInteger(concurrency) || concurrency < 1)
         throw new Error('concurrency must be a positive integer');
+      const pool = opts.pool;
+      if (pool) {
+        if (!Number.isInteger(pool.size) || pool.size < 1)
+          throw new Error('a pool size must be a positive integer');
+        for (const other of handlers.values())
+          if (other.pool?.name === pool.name && other.pool.size !== pool.size)
+            throw new Error(`pool "${pool.name}" has size ${other.pool.size} already`);
+      }
       handlers.set(name, {
         name,
         run: handler as JobHandler<any>,
         concurrency,
+        pool,
         backoff: opts.backoff ?? queueBackoff,
         onDead: opts.onDead,
       });

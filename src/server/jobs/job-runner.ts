@@ -20,6 +20,8 @@ export type RegisteredHandler = {
   name: string;
   run: JobHandler<any>;
   concurrency: number;
+  /** Handlers naming the same pool share its slots (media jobs of every kind: MEDIA_WORKERS). */
+  pool?: { name: string; size: number };
   backoff: Backoff;
   onDead?: (job: JobRow) => Promise<void>;
 };
@@ -75,6 +77,7 @@ export function createJobRunner(options: RunnerOptions) {
   const running = new Map<string, Running>();
   let started = false;
   let stopping = false;
+  let stopped: Promise<void> | undefined;
   let pumping: Promise<void> | null = null;
   let again = false;
   let pollTimer: NodeJS.Timeout | undefined;
@@ -114,6 +117,9 @@ export function createJobRunner(options: RunnerOptions) {
   }
 
   const runningOf = (name: string) => [...running.values()].filter((r) => r.job.name === name);
+  const runningInPool = (pool: string) =>
+    [...running.values()].filter((r) => handlers.get(r.job.name)?.pool?.name === pool).length;
+  let nextHandler = 0;
   const leaseEnd = (now: Date) => new Date(now.getTime() + leaseMs);
 
   function wake(): void {
@@ -134,14 +140,33 @@ export function createJobRunner(options: RunnerOptions) {
       });
   }
 
+  /**
+   * Claims due jobs for every name with free slots. Names sharing a pool take one job each in
+   * turn, starting after the name that got the last one, so none waits for another's backlog.
+   */
   async function pump(): Promise<void> {
-    for (const handler of handlers.values()) {
-      if (stopping) return;
-      const free = handler.concurrency - runningOf(handler.name).length;
-      if (free <= 0) continue;
-      const now = clock.now();
-      const claimed = await repository.claim(handler.name, free, worker, now, leaseEnd(now));
-      for (const job of claimed) launch(handler, job);
+    const all = [...handlers.values()];
+    for (let claimedAny = true; claimedAny;) {
+      claimedAny = false;
+      const start = nextHandler;
+      for (let k = 0; k < all.length; k++) {
+        if (stopping) return;
+        const index = (start + k) % all.length;
+        const handler = all[index]!;
+        const free = Math.min(
+          handler.concurrency - runningOf(handler.name).length,
+          handler.pool ? handler.pool.size - runningInPool(handler.pool.name) : Infinity,
+        );
+        if (free <= 0) continue;
+        const now = clock.now();
+        const want = handler.pool ? 1 : free;
+        const claimed = await repository.claim(handler.name, want, worker, now, leaseEnd(now));
+        for (const job of claimed) launch(handler, job);
+        if (claimed.length > 0 && handler.pool) {
+          claimedAny = true;
+          nextHandler = (index + 1) % all.length;
+        }
+      }
     }
   }
 
@@ -242,6 +267,34 @@ export function createJobRunner(options: RunnerOptions) {
     }
   }
 
+  /** stop()'s work, once. */
+  async function stopNow(timeoutMs: number): Promise<void> {
+    stopping = true;
+    clearInterval(pollTimer);
+    await unlisten?.().catch(() => {});
+    await pumping;
+    const waiting = [...running.values()];
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(waiting.map((r) => r.done)),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    clearInterval(renewTimer);
+    const left = [...running.values()].filter((r) => !r.released);
+    for (const entry of left) {
+      entry.released = true;
+      entry.controller.abort(new Error('the worker is stopping'));
+    }
+    if (left.length > 0) {
+      const ids = left.map((r) => r.job.id);
+      const count = await repository
+        .release(ids, worker)
+        .catch((error: unknown) => (log.error({ err: error }, 'job queue: release failed'), 0));
+      log.info({ jobs: ids, released: count }, 'job queue: gave unfinished jobs back');
+    }
+  }
+
   return {
     wake,
 
@@ -272,32 +325,10 @@ export function createJobRunner(options: RunnerOptions) {
      * Takes no more jobs, waits up to `timeoutMs` for the running ones to finish, then gives
      * the rest back to the queue (their signal aborts) so another worker runs them at once.
      */
-    async stop(timeoutMs: number): Promise<void> {
-      if (!started || stopping) return;
-      stopping = true;
-      clearInterval(pollTimer);
-      await unlisten?.().catch(() => {});
-      await pumping;
-      const waiting = [...running.values()];
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(waiting.map((r) => r.done)),
-        new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-      ]);
-      clearTimeout(timer);
-      clearInterval(renewTimer);
-      const left = [...running.values()].filter((r) => !r.released);
-      for (const entry of left) {
-        entry.released = true;
-        entry.controller.abort(new Error('the worker is stopping'));
-      }
-      if (left.length > 0) {
-        const ids = left.map((r) => r.job.id);
-        const count = await repository
-          .release(ids, worker)
-          .catch((error: unknown) => (log.error({ err: error }, 'job queue: release failed'), 0));
-        log.info({ jobs: ids, released: count }, 'job queue: gave unfinished jobs back');
-      }
+    stop(timeoutMs: number): Promise<void> {
+      // A second call (the host's, then the app's close hook) waits for the same stop.
+      if (!started) return Promise.resolve();
+      return (stopped ??= stopNow(timeoutMs));
     },
 
     /** Jobs this worker runs right now. */

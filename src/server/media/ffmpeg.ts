@@ -9,7 +9,10 @@ import type { Readable } from 'node:stream';
  * with it (docs/decisions/0014). The binary is FFMPEG_PATH (env.ts) or the one @ffmpeg-installer
  * ships for this platform, resolved once, on first use. It is spawned without a shell, with
  * `-nostdin`, a time limit and server-made paths only: nothing a client sent reaches its arguments.
- * One instance per process caps how many run at once (MEDIA_WORKERS): each keeps a core busy.
+ *
+ * Two lanes (docs/decisions/0028): an upload's measuring decode (a person waits for it) has its
+ * own, capped at one per core, and never waits for a job's run; background runs (media jobs)
+ * have theirs, capped at MEDIA_WORKERS, at nice 10 so the decodes and requests keep the CPU.
  */
 
 /** ffmpeg demuxers for the containers uploads may be (media-intake's AudioContainer). */
@@ -27,10 +30,8 @@ export type RunOptions = {
   timeoutMs: number;
   /** Kills the process when it aborts (a job given up by its worker). */
   signal?: AbortSignal;
-  /** Added to the process's nice value: background work yields the CPU to requests. */
+  /** The process's nice value (default JOB_NICENESS): background work yields the CPU. */
   niceness?: number;
-  /** Runs before queued work of 'background' priority (a request is waiting for it). */
-  priority?: 'request' | 'background';
   /** Given the child's fd 3 (`pipe:3` in the arguments), e.g. raw PCM for the peaks. */
   pipe3?: (stream: Readable) => void;
 };
@@ -48,7 +49,7 @@ export type RunResult =
 export type Ffmpeg = {
   /** Decodes the first audio stream of `path` as `demuxer` to nowhere; how long it lasted. */
   decodeAudio(path: string, demuxer: Demuxer): Promise<Decoded>;
-  /** One ffmpeg run, waiting its turn under the shared cap. */
+  /** One background ffmpeg run (a media job's), waiting its turn in the job lane. */
   run(options: RunOptions): Promise<RunResult>;
   /** The binary's path (benchmarks run it by hand beside the pipeline). */
   binary(): string;
@@ -59,9 +60,14 @@ export type FfmpegOptions = {
   binary: string | undefined;
   /** A decode still running after this is killed (a 100 MB MP3 decodes in ~6 s here). */
   timeoutMs?: number;
-  /** Processes at once (MEDIA_WORKERS); more wait their turn (each one keeps a core busy). */
+  /** Background runs at once (MEDIA_WORKERS); more wait their turn (each keeps a core busy). */
   concurrency?: number;
+  /** Upload decodes at once, beside the background runs (default: one per core). */
+  probes?: number;
 };
+
+/** Background runs' nice value: under CPU contention they get ~1/10 of a request's share. */
+export const JOB_NICENESS = 10;
 
 /** Enough of stderr's end for ebur128's summary, and of an error's last lines. */
 const STDERR_KEEP = 8192;
@@ -74,29 +80,34 @@ export function packagedBinary(): string {
   return (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 }
 
-export function createFfmpeg({
-  binary,
-  timeoutMs = 120_000,
-  concurrency = 2,
-}: FfmpegOptions): Ffmpeg {
-  let resolved: string | undefined;
+/** At most `size` at once; the rest wait in arrival order. */
+function createLane(size: number) {
   let running = 0;
-  // Two lines: a waiting upload check goes before waiting background work.
-  const waiting = { request: [] as Array<() => void>, background: [] as Array<() => void> };
-  const resolve = () => (resolved ??= binary ?? packagedBinary());
-
-  async function turn<T>(priority: 'request' | 'background', work: () => Promise<T>): Promise<T> {
-    if (running >= concurrency) await new Promise<void>((go) => waiting[priority].push(go));
+  const waiting: Array<() => void> = [];
+  return async function turn<T>(work: () => Promise<T>): Promise<T> {
+    if (running >= size) await new Promise<void>((go) => waiting.push(go));
     else running++;
     try {
       return await work();
     } finally {
       // The slot passes straight to the next in line, so nobody can take it in between.
-      const next = waiting.request.shift() ?? waiting.background.shift();
+      const next = waiting.shift();
       if (next) next();
       else running--;
     }
-  }
+  };
+}
+
+export function createFfmpeg({
+  binary,
+  timeoutMs = 120_000,
+  concurrency = 2,
+  probes = Math.max(2, os.availableParallelism()),
+}: FfmpegOptions): Ffmpeg {
+  let resolved: string | undefined;
+  const resolve = () => (resolved ??= binary ?? packagedBinary());
+  const probeLane = createLane(probes);
+  const jobLane = createLane(concurrency);
 
   function spawnRun(options: RunOptions): Promise<RunResult> {
     const bin = resolve();
@@ -112,6 +123,7 @@ export function createFfmpeg({
       });
       if (options.niceness && child.pid !== undefined) {
         try {
+          // On the child right after spawn: no `nice` binary needed, no extra process.
           os.setPriority(child.pid, Math.min(19, options.niceness));
         } catch {
           // Already gone, or not permitted here: it runs at normal priority.
@@ -185,7 +197,8 @@ export function createFfmpeg({
       '-nostats',
       '-',
     ];
-    const result = await turn('request', () => spawnRun({ args, timeoutMs }));
+    // The server's own priority, in the probe lane: never behind a media job.
+    const result = await probeLane(() => spawnRun({ args, timeoutMs }));
     if (!result.ok) return { ok: false, why: result.why };
     if (result.durationMs === null) return { ok: false, why: 'no progress report' };
     return { ok: true, durationMs: result.durationMs };
@@ -193,7 +206,8 @@ export function createFfmpeg({
 
   return {
     decodeAudio,
-    run: (options) => turn(options.priority ?? 'background', () => spawnRun(options)),
+    run: (options) =>
+      jobLane(() => spawnRun({ ...options, niceness: options.niceness ?? JOB_NICENESS })),
     binary: resolve,
   };
 }

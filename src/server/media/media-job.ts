@@ -99,17 +99,25 @@ export async function enqueueMediaJob(
 }
 
 /**
- * Registers a kind's media job on the queue (`concurrency` at once, a dead job marks its row
- * failed) and gives the way to enqueue one, in `tx` when given.
+ * Registers a kind's media job on the queue (a dead job marks its row failed) and gives the
+ * way to enqueue one, in `tx` when given. Every kind shares one pool of `concurrency` slots
+ * (MEDIA_WORKERS counts media jobs of all kinds; docs/decisions/0028).
  */
 export function registerMediaJob(
   jobs: JobQueue,
   deps: MediaJobDeps & { concurrency: number },
 ): (id: string, tx?: Db) => Promise<void> {
   const job = createMediaJob(deps);
-  jobs.register(deps.kind.name, job.run, { concurrency: deps.concurrency, onDead: job.onDead });
+  jobs.register(deps.kind.name, job.run, {
+    concurrency: deps.concurrency,
+    pool: { name: MEDIA_JOB_POOL, size: deps.concurrency },
+    onDead: job.onDead,
+  });
   return (id, tx) => enqueueMediaJob(jobs, deps.kind, id, tx);
 }
+
+/** The job pool every kind of media job shares. */
+export const MEDIA_JOB_POOL = 'media';
 
 /** The largest rendition we store: 320 kbit/s for 4 hours is ~580 MB; nothing comes near. */
 const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;

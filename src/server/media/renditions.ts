@@ -48,9 +48,6 @@ export const RENDITIONS = [
 export type Rendition = (typeof RENDITIONS)[number];
 export type RenditionFormat = Rendition['format'];
 
-/** Background work: yields the CPU to requests and the upload checks. */
-export const TRANSCODE_NICENESS = 10;
-
 /**
  * How long one run may take: a minute, plus half the audio's length (a 4-hour file must be
  * encoded at 2× real time at least; here it goes at ~8× on a shared core).
@@ -169,8 +166,6 @@ export async function transcode(
     args: transcodeArgs(job),
     timeoutMs: transcodeTimeoutMs(expectedDurationMs),
     signal,
-    niceness: TRANSCODE_NICENESS,
-    priority: 'background',
     pipe3: (stream) => {
       pcm = new Promise((resolve) => {
         stream.on('data', (chunk: Buffer) => meter.push(chunk));

@@ -9,7 +9,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { ArtistLink } from '@/web/components/song/artist-link.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { Link } from 'react-router';
-import { SeekBar, Transport } from './player-bar.tsx';
+import { SeekBar, Transport } from './player-transport.tsx';
 import { QueueList } from './queue-list.tsx';
 import { useNowPlaying, usePlayerControls, usePlayerQueue } from './use-player.ts';
 

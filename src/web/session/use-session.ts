@@ -134,8 +134,14 @@ export function useSessionKeeper(): void {
 }
 
 function toSessionInfo(s: Partial<AuthSession> | undefined): SessionInfo | null {
-  if (!s?.user || !s.expires_at || !s.aal || !s.next_aal) return null;
-  return { user: s.user, aal: s.aal, next_aal: s.next_aal, expires_at: s.expires_at };
+  if (!s?.user || !s.expires_at || !s.aal || !s.next_aal || s.returning === undefined) return null;
+  return {
+    user: s.user,
+    aal: s.aal,
+    next_aal: s.next_aal,
+    returning: s.returning,
+    expires_at: s.expires_at,
+  };
 }
 
 async function adoptSession(qc: QueryClient, res: Partial<AuthSession>) {

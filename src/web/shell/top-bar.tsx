@@ -1,9 +1,52 @@
 import { Link, useNavigate } from 'react-router';
-import { LogOut, Menu, Mic, Upload } from 'lucide-react';
+import { CircleUser, LogOut, Menu, Mic, ShieldCheck, Upload, User } from 'lucide-react';
 import { useSession, useSignOut } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/web/components/ui/dropdown-menu.tsx';
 import { NotificationBell } from '@/web/features/notifications/index.ts';
 import { PremiumBadge } from '@/web/features/premium/index.ts';
+
+/** The signed-in person's menu: who is signed in, their profile and their security settings. */
+function UserMenu() {
+  const { user } = useSession();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="size-9" aria-label="Account menu">
+          <CircleUser className="size-5" aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-56">
+        {user && (
+          <DropdownMenuLabel className="font-normal">
+            <span className="block truncate font-medium">{user.display_name ?? user.email}</span>
+            <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
+          </DropdownMenuLabel>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/profile">
+            <User aria-hidden="true" />
+            Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/settings/security">
+            <ShieldCheck aria-hidden="true" />
+            Security
+          </Link>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
 
 export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () => void }) {
   const { isArtist } = useSession();
@@ -51,6 +94,7 @@ export function TopBar({ title, onOpenMenu }: { title: string; onOpenMenu: () =>
         )}
         <PremiumBadge />
         <NotificationBell />
+        <UserMenu />
         <Button
           variant="outline"
           size="sm"

@@ -118,6 +118,36 @@ export const ads = pgTable(
 );
 
 /**
+ * A showing: one ad handed to one listener (docs/decisions/0023), with the ad's duration then
+ * and the song or episode the listener's current stream record named then (neither: nothing
+ * was playing). An impression is recorded only for a showing, once, and is attributed to what
+ * the showing names. The listener's latest showing decides the frequency cap.
+ */
+export const adShowings = pgTable(
+  'ad_showings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adId: uuid('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    songId: uuid('song_id').references(() => songs.id, { onDelete: 'set null' }),
+    podcastEpisodeId: uuid('podcast_episode_id').references(() => podcastEpisodes.id, {
+      onDelete: 'set null',
+    }),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('ad_showings_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) <= 1`),
+    check('ad_showings_duration_ms_positive', sql`${t.durationMs} > 0`),
+    index('ad_showings_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
  * Each row is worth 0.5 cents to the artist of its song or the creator of its episode's
  * show (docs/decisions/0023). References are SET NULL so earned impressions outlive an ad.
  */
@@ -132,7 +162,7 @@ export const adImpressions = pgTable(
       onDelete: 'set null',
     }),
     createdAt: createdAt(),
-    /** The showing get-active-ads handed out: one impression per showing, replays ignored. */
+    /** The showing (ad_showings.id; older rows: a signed token's uuid): one impression each. */
     showingId: uuid('showing_id'),
   },
   (t) => [

@@ -1,57 +1,43 @@
-import crypto from 'node:crypto';
-import type { Clock } from '../../../core/clock.ts';
-
 /*
- * A showing (docs/decisions/0023): the token get-active-ads hands out with an ad, and the
- * one thing track-ad-impression accepts as proof that this listener was shown this ad. It is
- * `<showing uuid>.<expiry>.<HMAC>` over (uuid, expiry, ad, user) with a key derived from
- * SECRET_KEY, so handing one out writes nothing (a GET stays a read) and nobody can make one
- * for another ad, another user or a later time. The uuid is what ad_impressions.showing_id
- * keeps unique: one impression per showing.
+ * When a showing's impression counts (docs/decisions/0023). A showing is a row the server
+ * wrote when it handed one ad to one listener; its impression is money (0.5 ¢ to the artist or
+ * show creator it names), so it counts only for an ad still active, a listener still free, once
+ * the ad has had its whole duration and before the showing expires. Pure, so the rule is one
+ * place the service and its property test share.
  */
 
-/** How long a showing may be reported: the card reports it when it appears. */
-export const SHOWING_TTL_SECONDS = 60 * 60;
+/** How long a showing may be reported: long enough for the longest ad (600 s) and a pause. */
+export const SHOWING_TTL_MS = 60 * 60 * 1000;
 
-export type ShowingCheck =
-  { ok: true; showingId: string } | { ok: false; why: 'not-issued' | 'expired' };
+/**
+ * How long after its start a stream record still names what the listener is playing: the
+ * item's duration and this much for pauses. Older, and the ad is shown over nothing.
+ */
+export const CURRENT_PLAY_GRACE_MS = 10 * 60 * 1000;
 
-export type ShowingSigner = ReturnType<typeof createShowingSigner>;
+export type ImpressionRefusal = 'ad-inactive' | 'premium' | 'expired' | 'too-early';
 
-export function createShowingSigner({
-  secretKey,
-  clock,
-  newId = () => crypto.randomUUID(),
-}: {
-  secretKey: string;
-  clock: Clock;
-  newId?: () => string;
-}) {
-  const key = Buffer.from(crypto.hkdfSync('sha256', secretKey, 'canto', 'canto:ad-showing', 32));
-  const mac = (showingId: string, expiry: string, adId: string, userId: string) =>
-    crypto
-      .createHmac('sha256', key)
-      .update(`${showingId}\n${expiry}\n${adId}\n${userId}`)
-      .digest('base64url');
+export type ShowingFacts = {
+  /** When the server issued the showing (its clock). */
+  issuedAt: Date;
+  /** The ad's duration when it was issued. */
+  durationMs: number;
+  /** Whether the ad is active now. */
+  adActive: boolean;
+  /** Whether the listener has premium now. */
+  premium: boolean;
+};
 
-  return {
-    /** A fresh showing of `adId` to `userId`. */
-    issue(adId: string, userId: string): string {
-      const showingId = newId();
-      const expiry = (Math.floor(clock.now().getTime() / 1000) + SHOWING_TTL_SECONDS).toString(36);
-      return `${showingId}.${expiry}.${mac(showingId, expiry, adId, userId)}`;
-    },
-
-    /** Whether `token` is a live showing of `adId` to `userId` (the contract checked its form). */
-    check(token: string, adId: string, userId: string): ShowingCheck {
-      const [showingId = '', expiry = '', signature = ''] = token.split('.');
-      const expected = Buffer.from(mac(showingId, expiry, adId, userId));
-      const given = Buffer.from(signature);
-      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
-        return { ok: false, why: 'not-issued' };
-      if (parseInt(expiry, 36) * 1000 <= clock.now().getTime())
-        return { ok: false, why: 'expired' };
-      return { ok: true, showingId };
-    },
-  };
+/** Why this showing's impression may not be recorded at `now`; null when it may. */
+export function impressionRefusal(facts: ShowingFacts, now: Date): ImpressionRefusal | null {
+  if (!facts.adActive) return 'ad-inactive';
+  if (facts.premium) return 'premium';
+  const elapsed = now.getTime() - facts.issuedAt.getTime();
+  if (elapsed >= SHOWING_TTL_MS) return 'expired';
+  if (elapsed < facts.durationMs) return 'too-early';
+  return null;
 }
+
+/** The first moment a new showing may be issued after one issued at `lastAt`. */
+export const nextShowingAt = (lastAt: Date, intervalSeconds: number) =>
+  new Date(lastAt.getTime() + intervalSeconds * 1000);

@@ -2,7 +2,6 @@ import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import type { PremiumModule } from '../premium/premium.module.ts';
 import type { MediaJobKind } from '../../media/media-job.ts';
-import { createShowingSigner } from './ad-showing.ts';
 import { createAdMediaRepository, createAdsRepository } from './ads.repository.ts';
 import { adsRoutes } from './ads.routes.ts';
 import { createAdsService } from './ads.service.ts';
@@ -29,9 +28,11 @@ export function createAdsModule(
   {
     media: mediaModule,
     premium,
+    settings,
   }: {
     media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     premium: Pick<PremiumModule, 'isSubscribed'>;
+    settings: { showingIntervalSeconds: number };
   },
 ): FeatureModule {
   const db = ctx.database.db;
@@ -45,10 +46,8 @@ export function createAdsModule(
     clock: ctx.clock,
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
     publicUrl: mediaModule.publicUrl,
-    showings: createShowingSigner({
-      secretKey: ctx.secretKey,
-      clock: ctx.clock,
-    }),
+    showingIntervalSeconds: settings.showingIntervalSeconds,
+    limiter: ctx.rateLimiter,
     isSubscribed: premium.isSubscribed,
     enqueueMedia: mediaModule.registerJob(AD_MEDIA, media),
   });

@@ -1,13 +1,35 @@
-import { asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
-import { adImpressions, adRenditions, ads, podcastEpisodes, songs } from '../../db/schema/index.ts';
+import { queryRows } from '../../db/sql-results.ts';
+import { adImpressions, adRenditions, adShowings, ads } from '../../db/schema/index.ts';
 
 export type AdRow = typeof ads.$inferSelect;
 /** An ad with its impressions: all time, and since a given moment (the last 30 days). */
 export type AdWithCounts = { ad: AdRow; impressions: number; impressionsSince: number };
 export type NewAd = typeof ads.$inferInsert;
 export type AdRenditionRow = typeof adRenditions.$inferSelect;
+export type ShowingRow = typeof adShowings.$inferSelect;
+
+type ShowingDbRow = {
+  id: string;
+  ad_id: string;
+  user_id: string;
+  song_id: string | null;
+  podcast_episode_id: string | null;
+  duration_ms: number;
+  created_at: Date | string;
+};
+
+const showingOf = (r: ShowingDbRow): ShowingRow => ({
+  id: r.id,
+  adId: r.ad_id,
+  userId: r.user_id,
+  songId: r.song_id,
+  podcastEpisodeId: r.podcast_episode_id,
+  durationMs: Number(r.duration_ms),
+  createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+});
 
 /** The text and duration an edit changes; a key left out is kept. */
 export type AdPatch = Partial<Pick<NewAd, 'title' | 'description' | 'targetUrl' | 'durationMs'>>;
@@ -175,34 +197,107 @@ export function createAdsRepository(db: Db) {
     },
 
     /**
-     * One impression for one showing: true when this call wrote it, false when the showing
-     * already has one (a replay, or its concurrent twin: the unique showing_id decides). A song
-     * or episode that no longer exists is recorded as nothing playing, not refused: the ad
-     * was still shown.
+     * Writes a showing of `ad` to `userId` at `at`, unless the listener's latest showing is
+     * after `notAfter` (the frequency cap): then nothing is written and its time is answered.
+     * One at a time per listener (a transaction-scoped advisory lock), so twins cannot both
+     * pass the cap. The showing names what the listener's own latest stream record names,
+     * while that record is current: started no longer ago than its item's duration and
+     * `graceMs` (one probe of stream_analytics_user_played_idx).
      */
-    async recordImpression(impression: {
+    async issueShowing(showing: {
       adId: string;
       userId: string;
-      songId: string | null;
-      episodeId: string | null;
-      showingId: string;
+      durationMs: number;
       at: Date;
-    }): Promise<boolean> {
-      const existing = (table: typeof songs | typeof podcastEpisodes, id: string | null) =>
-        id === null ? null : sql`(select ${table.id} from ${table} where ${table.id} = ${id})`;
-      const rows = await db
-        .insert(adImpressions)
-        .values({
-          adId: impression.adId,
-          userId: impression.userId,
-          songId: existing(songs, impression.songId),
-          podcastEpisodeId: existing(podcastEpisodes, impression.episodeId),
-          showingId: impression.showingId,
-          createdAt: impression.at,
-        })
-        .onConflictDoNothing({ target: adImpressions.showingId })
-        .returning({ id: adImpressions.id });
-      return rows.length > 0;
+      notAfter: Date | null;
+      graceMs: number;
+    }): Promise<{ issued: ShowingRow } | { lastAt: Date }> {
+      return db.transaction(async (tx) => {
+        const { userId, at } = showing;
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtextextended(${`canto:ad-showing:${userId}`}, 0))`,
+        );
+        if (showing.notAfter) {
+          const [last] = await tx
+            .select({ at: adShowings.createdAt })
+            .from(adShowings)
+            .where(eq(adShowings.userId, userId))
+            .orderBy(desc(adShowings.createdAt))
+            .limit(1);
+          if (last && last.at > showing.notAfter) return { lastAt: last.at };
+        }
+        const [row] = await queryRows<ShowingDbRow>(
+          tx,
+          sql`
+          with latest as (
+            select song_id, podcast_episode_id, played_at
+            from stream_analytics
+            where user_id = ${userId} and played_at <= ${at.toISOString()}::timestamptz
+            order by played_at desc
+            limit 1
+          ), current_play as (
+            select latest.song_id, latest.podcast_episode_id
+            from latest
+            left join songs s on s.id = latest.song_id
+            left join podcast_episodes e on e.id = latest.podcast_episode_id
+            where latest.played_at >= ${at.toISOString()}::timestamptz
+              - (coalesce(s.duration_ms, e.duration_ms, 0) + ${showing.graceMs}::int)
+                * interval '1 millisecond'
+          )
+          insert into ad_showings (ad_id, user_id, song_id, podcast_episode_id, duration_ms, created_at)
+          select ${showing.adId}, ${userId}, current_play.song_id, current_play.podcast_episode_id,
+                 ${showing.durationMs}::int, ${at.toISOString()}::timestamptz
+          from (select 1) as one left join current_play on true
+          returning id, ad_id, user_id, song_id, podcast_episode_id, duration_ms, created_at`,
+        );
+        return { issued: showingOf(row!) };
+      });
+    },
+
+    /**
+     * The impression of `showingId`, shown to `userId`, at `at`: under the showing's row lock,
+     * so a replay and its concurrent twins wait and then find the impression written.
+     * `refuse` sees the showing's facts (the ad active now?) and may refuse; then nothing is
+     * written. The impression names what the showing names.
+     */
+    async recordImpression(
+      showingId: string,
+      userId: string,
+      at: Date,
+      refuse: (showing: ShowingRow & { adActive: boolean }) => Error | null,
+    ): Promise<{ outcome: 'not-found' } | { outcome: 'recorded' | 'replay'; showing: ShowingRow }> {
+      return db.transaction(async (tx) => {
+        const [found] = await tx
+          .select({ showing: adShowings, adActive: ads.active })
+          .from(adShowings)
+          .innerJoin(ads, eq(ads.id, adShowings.adId))
+          .where(and(eq(adShowings.id, showingId), eq(adShowings.userId, userId)))
+          .for('update', { of: adShowings })
+          .limit(1);
+        if (!found) return { outcome: 'not-found' };
+        const showing = found.showing;
+        const [done] = await tx
+          .select({ id: adImpressions.id })
+          .from(adImpressions)
+          .where(eq(adImpressions.showingId, showingId))
+          .limit(1);
+        if (done) return { outcome: 'replay', showing };
+        const refusal = refuse({ ...showing, adActive: found.adActive });
+        if (refusal) throw refusal;
+        const rows = await tx
+          .insert(adImpressions)
+          .values({
+            adId: showing.adId,
+            userId,
+            songId: showing.songId,
+            podcastEpisodeId: showing.podcastEpisodeId,
+            showingId,
+            createdAt: at,
+          })
+          .onConflictDoNothing({ target: adImpressions.showingId })
+          .returning({ id: adImpressions.id });
+        return { outcome: rows.length > 0 ? 'recorded' : 'replay', showing };
+      });
     },
   };
 }

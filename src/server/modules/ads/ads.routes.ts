@@ -57,17 +57,17 @@ export const adsRoutes =
       handler: async (request) => ads.setActive(request.params.id, request.body.active),
     });
 
-    contractRoute(app, adsApi.next, {
+    contractRoute(app, adsApi.issueShowing, {
       config: { access: 'signed-in' },
       schema: {
         tags: ['ads'],
         summary:
-          'get-active-ads: the next active ad for a listener without premium, with its showing',
+          'get-active-ads: a new showing of the next active ad for a listener without premium, within the frequency cap',
       },
       handler: async (request, reply) => {
         // Every answer is a new showing: never a cached one.
         reply.header('cache-control', 'no-store');
-        return ads.next(requirePrincipal(request).userId);
+        return ads.issueShowing(requirePrincipal(request).userId);
       },
     });
 
@@ -75,7 +75,8 @@ export const adsRoutes =
       config: { access: 'signed-in' },
       schema: {
         tags: ['ads'],
-        summary: 'track-ad-impression: one per showing; a replay records nothing',
+        summary:
+          'track-ad-impression: once per showing issued to this listener, after the ad has played; a replay records nothing',
       },
       handler: async (request) =>
         ads.recordImpression(requirePrincipal(request).userId, request.body),

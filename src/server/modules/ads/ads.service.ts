@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type {
-  ActiveAdResponse,
   AdImpressionBody,
   AdImpressionResult,
   AdminAdDto,
   AdminAdListItem,
+  AdShowingResponse,
 } from '../../../contracts/ads.contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
@@ -23,7 +23,13 @@ import type { IncomingUpload } from '../../media/upload-form.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
 import { discardStored, locateStored } from '../../storage/stored-objects.ts';
 import type { adEditForm, adForm } from './ads.forms.ts';
-import type { ShowingSigner } from './ad-showing.ts';
+import { rateRules, type RateLimiter } from '../../security/rate-limit.ts';
+import {
+  CURRENT_PLAY_GRACE_MS,
+  impressionRefusal,
+  nextShowingAt,
+  type ImpressionRefusal,
+} from './ad-showing.ts';
 import type {
   AdFileChange,
   AdMediaRepository,
@@ -46,7 +52,9 @@ export type AdsServiceDeps = {
   clock: Clock;
   /** The URL clients get for a stored media URL (signed for audio): the media module's. */
   publicUrl: MediaUrls;
-  showings: ShowingSigner;
+  /** The frequency cap: one showing per listener this often (0: none). */
+  showingIntervalSeconds: number;
+  limiter: Pick<RateLimiter, 'hit'>;
   /** The premium module's check: subscribers are never handed an ad. */
   isSubscribed: (userId: string) => Promise<boolean>;
   /** Enqueues the media job of a stored audio file in `tx`, the transaction that keeps it. */
@@ -56,6 +64,21 @@ export type AdsServiceDeps = {
 export type AdsService = ReturnType<typeof createAdsService>;
 
 const notFound = () => new AppError(ErrorCode.notFound, adMessages.adNotFound);
+/** Each reason an impression is not counted, as its own stable code. */
+function refusalError(why: ImpressionRefusal): AppError {
+  const field = { field: 'showing_id' };
+  switch (why) {
+    case 'ad-inactive':
+      return new AppError(ErrorCode.adInactive, adMessages.adInactive, field);
+    case 'premium':
+      return new AppError(ErrorCode.adListenerPremium, adMessages.listenerPremium, field);
+    case 'expired':
+      return new AppError(ErrorCode.adShowingExpired, adMessages.showingExpired, field);
+    case 'too-early':
+      return new AppError(ErrorCode.adShowingTooEarly, adMessages.showingTooEarly, field);
+  }
+}
+
 const bothGiven = (field: string) =>
   new AppError(ErrorCode.validation, adMessages.replaceOrRemove, { field });
 
@@ -232,42 +255,70 @@ export function createAdsService(deps: AdsServiceDeps) {
     },
 
     /**
-     * get-active-ads: the next active ad in rotation with a fresh showing for this listener;
-     * none for subscribers (403: the web app never asks), null when no ad is active.
+     * get-active-ads: the next active ad in rotation in a new showing for this listener; none
+     * for subscribers (403: the web app never asks). `ad: null` when no ad is active, or when
+     * the listener's last showing is more recent than the frequency cap allows (then
+     * `next_showing_at` says when). Asking is rate limited per listener (429).
      */
-    async next(userId: string): Promise<ActiveAdResponse> {
+    async issueShowing(userId: string): Promise<AdShowingResponse> {
+      await deps.limiter.hit({ rule: rateRules.adShowingPerUser, subject: userId });
       if (await deps.isSubscribed(userId))
         throw new AppError(ErrorCode.forbidden, adMessages.subscriberNoAds);
       const row = await ads.nextActive();
-      if (!row) return { ad: null };
+      if (!row) return { ad: null, next_showing_at: null };
+      const now = deps.clock.now();
+      const interval = deps.showingIntervalSeconds;
+      const result = await ads.issueShowing({
+        adId: row.id,
+        userId,
+        durationMs: row.durationMs,
+        at: now,
+        notAfter: interval > 0 ? new Date(now.getTime() - interval * 1000) : null,
+        graceMs: CURRENT_PLAY_GRACE_MS,
+      });
+      if ('lastAt' in result)
+        return {
+          ad: null,
+          next_showing_at: nextShowingAt(result.lastAt, interval).toISOString(),
+        };
       const renditions = row.mediaStatus === 'ready' ? await deps.media.renditionsOf([row.id]) : [];
       return {
-        ad: { ...mediaOf(row, renditions), showing_id: deps.showings.issue(row.id, userId) },
+        ad: { ...mediaOf(row, renditions), showing_id: result.issued.id },
+        next_showing_at: null,
       };
     },
 
     /**
-     * track-ad-impression: one per showing. The ad must exist (404), and the showing must be
-     * one handed to this listener for this ad and still live (403); a replay writes nothing.
+     * track-ad-impression: one per showing the server issued to this listener, counted only
+     * when impressionRefusal allows (ad active, listener free, the ad's whole duration past,
+     * the showing not expired); each refusal is its own 4xx and writes nothing. A replay
+     * answers `recorded: false`. Rate limited per listener (429).
      */
     async recordImpression(userId: string, body: AdImpressionBody): Promise<AdImpressionResult> {
-      if (!(await ads.findById(body.ad_id))) throw notFound();
-      const showing = deps.showings.check(body.showing_id, body.ad_id, userId);
-      if (!showing.ok)
-        throw new AppError(
-          ErrorCode.forbidden,
-          showing.why === 'expired' ? adMessages.showingExpired : adMessages.showingNotIssued,
-          { field: 'showing_id' },
+      await deps.limiter.hit({ rule: rateRules.adImpressionPerUser, subject: userId });
+      const premium = await deps.isSubscribed(userId);
+      const now = deps.clock.now();
+      const result = await ads.recordImpression(body.showing_id, userId, now, (showing) => {
+        const why = impressionRefusal(
+          {
+            issuedAt: showing.createdAt,
+            durationMs: showing.durationMs,
+            adActive: showing.adActive,
+            premium,
+          },
+          now,
         );
-      const recorded = await ads.recordImpression({
-        adId: body.ad_id,
-        userId,
-        songId: body.song_id ?? null,
-        episodeId: body.podcast_episode_id ?? null,
-        showingId: showing.showingId,
-        at: deps.clock.now(),
+        return why ? refusalError(why) : null;
       });
-      return { recorded };
+      if (result.outcome === 'not-found')
+        throw new AppError(ErrorCode.adShowingNotFound, adMessages.showingNotFound, {
+          field: 'showing_id',
+        });
+      return {
+        recorded: result.outcome === 'recorded',
+        song_id: result.showing.songId,
+        podcast_episode_id: result.showing.podcastEpisodeId,
+      };
     },
   };
 }

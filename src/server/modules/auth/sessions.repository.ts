@@ -1,4 +1,5 @@
-import { and, desc, eq, exists, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { RefreshDecision } from '../../../core/auth/refresh-rotation.ts';
 import type { Db } from '../../db/client.ts';
 import { mfaFactors, refreshTokens, sessions } from '../../db/schema/index.ts';
@@ -212,6 +213,27 @@ export function createSessionsRepository(db: Db) {
         });
         return session;
       });
+    },
+
+    /**
+     * Whether the account had a session before this one (sessions are never deleted): false
+     * only in the first, the one sign-up opened (or an operator-made account's first sign-in).
+     */
+    async isReturning(sessionId: string): Promise<boolean> {
+      const current = alias(sessions, 'current');
+      const [row] = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .innerJoin(
+          current,
+          and(
+            eq(current.id, sessionId),
+            eq(sessions.userId, current.userId),
+            lt(sessions.createdAt, current.createdAt),
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
     },
 
     /** Those of `ids` whose session has not ended early (it exists and is not revoked). */

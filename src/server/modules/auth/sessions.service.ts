@@ -57,13 +57,14 @@ export function createSessionsService(deps: {
   async function credentials(session: SessionRow, refreshToken: string): Promise<AuthSession> {
     const issuedAt = Math.floor(clock.now().getTime() / 1000);
     const expiresAt = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
-    const [accessToken, user, next] = await Promise.all([
+    const [accessToken, user, next, returning] = await Promise.all([
       keys.sign(
         { sub: session.userId, sid: session.id, aal: session.aal },
         { ...tokenScope, issuedAt, expiresAt },
       ),
       userOf(session.userId),
       nextAal(session.userId),
+      sessions.isReturning(session.id),
     ]);
     if (!user) throw expired();
     return {
@@ -72,6 +73,7 @@ export function createSessionsService(deps: {
       expires_at: expiresAt,
       aal: session.aal,
       next_aal: next,
+      returning,
       user,
     };
   }
@@ -177,13 +179,17 @@ export function createSessionsService(deps: {
 
     /** GET /session: expires_at is the presented access token's own expiry. */
     async info(principal: Principal, accessToken: string): Promise<SessionInfo> {
-      const user = await userOf(principal.userId);
+      const [user, returning] = await Promise.all([
+        userOf(principal.userId),
+        sessions.isReturning(principal.sessionId),
+      ]);
       if (!user) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
       const exp = decodeJwt(accessToken).exp ?? 0;
       return {
         user,
         aal: principal.aal,
         next_aal: reachableAal(principal.hasVerifiedFactor),
+        returning,
         expires_at: exp,
       };
     },

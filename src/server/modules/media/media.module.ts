@@ -23,7 +23,7 @@ export type MediaModule = FeatureModule & {
   tempDir: string;
   /**
    * Registers the media job of a kind of uploaded audio (songs, episodes, ads; ADR 0014) on
-   * the app's queue, MEDIA_WORKERS at once through the one ffmpeg, over the rows its module
+   * the app's queue, MEDIA_WORKERS of all kinds at once (ADR 0028), over the rows its module
    * configured (media/media-rows.repository.ts); gives the way to enqueue one, in `tx`.
    */
   registerJob(
@@ -45,7 +45,7 @@ export type MediaSettings = {
   cdnUrl: string | undefined;
   /** The uploads' temp directory (uploadTempDir), which the reconciler sweeps too. */
   tempDir: string;
-  /** MEDIA_WORKERS: media jobs this process runs at once, as many as ffmpeg runs. */
+  /** MEDIA_WORKERS: media jobs of every kind this process runs at once, as many as ffmpeg runs. */
   mediaWorkers: number;
   /** MEDIA_SWEEP_*: how old an unreferenced file must be to go, and how often a pass runs. */
   sweep: { ageSeconds: number; intervalSeconds: number };

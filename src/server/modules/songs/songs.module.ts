@@ -68,7 +68,7 @@ export function createSongsModule(
     crash?: CrashPoint;
   },
 ): SongsModule {
-  // The app's one ffmpeg: upload checks and media jobs share its MEDIA_WORKERS cap.
+  // The app's one ffmpeg: upload checks in their own lane, media jobs in MEDIA_WORKERS slots.
   const { ffmpeg } = ctx;
   const media = createSongMediaRepository(ctx.database.db);
   const enqueueMedia = mediaModule.registerJob(SONG_MEDIA, media, crash);

@@ -1,8 +1,9 @@
 // The advertisement card on Home (spec §2 Home, §4 Subscription and Ad;
 // docs/decisions/0023). Only for listeners the subscription check calls free: a subscriber's
-// Home never asks for an ad. The ad is fetched, its impression recorded once, its audio
-// played if present; it ends when the audio ends or on Close, then the card is gone until
-// the next visit to Home. Ad audio is not a queue item (no stream record, no history, no
+// Home never asks for an ad. The server issues a showing, the card shows it and plays its
+// audio if present; the impression is reported once the ad has had its whole duration (an ad
+// without audio on screen that long, one with audio heard to its end), never on Close before.
+// It ends when the audio ends or on Close, then the card is gone until the next visit to Home. Ad audio is not a queue item (no stream record, no history, no
 // skip), so it has its own element here rather than the player's engine; while it sounds the
 // music is paused, and played again after if the ad paused it.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
@@ -18,11 +19,22 @@ import {
 import { elementVolume, playbackGain } from '@/web/player/loudness-gain.ts';
 import { chooseAudioSource, type CanPlay } from '@/web/player/rendition-choice.ts';
 import { useQuality } from '@/web/player/use-quality.ts';
-import { playingItem } from './ad-impression.ts';
 import { recordImpression, useActiveAd, useShowsAds } from './use-ads.ts';
 
 /** Showings already reported by this tab (a remount in development must not post twice). */
 const reported = new Set<string>();
+
+/** Past the ad's duration: timers fire late, never early, but the server's clock is strict. */
+const MARGIN_MS = 250;
+
+function reportImpression(showingId: string) {
+  if (reported.has(showingId)) return;
+  reported.add(showingId);
+  // Spec §8: ad failures are only logged.
+  recordImpression({ showing_id: showingId }).catch((error) =>
+    console.warn('Could not record an ad impression', error),
+  );
+}
 
 export function AdSlot() {
   const showsAds = useShowsAds();
@@ -57,17 +69,25 @@ function AdCard({ ad, onEnd }: { ad: AdDto; onEnd: () => void }) {
   /** The ad paused the music: play it again when the ad is over. */
   const pausedMusic = useRef(false);
 
-  // The impression, once, with what was playing as the card appeared.
+  /** When the ad's duration is over, counted from the card's first showing. */
+  const dueAt = useRef(0);
   useEffect(() => {
-    if (reported.has(ad.showing_id)) return;
-    reported.add(ad.showing_id);
-    const { current: item, playing: isPlaying } = player.current;
-    recordImpression({
-      ad_id: ad.id,
-      showing_id: ad.showing_id,
-      ...playingItem(item, isPlaying),
-    }).catch((error) => console.warn('Could not record an ad impression', error));
-  }, [ad.id, ad.showing_id]);
+    dueAt.current = performance.now() + ad.duration * 1000 + MARGIN_MS;
+  }, [ad.duration]);
+
+  // Without audio: seen once the card has stayed its duration; Close before that counts nothing.
+  useEffect(() => {
+    if (ad.audio_url) return;
+    const timer = setTimeout(() => reportImpression(ad.showing_id), ad.duration * 1000 + MARGIN_MS);
+    return () => clearTimeout(timer);
+  }, [ad.audio_url, ad.duration, ad.showing_id]);
+
+  /** With audio: heard to its end, reported when the duration is over (at once, as a rule). */
+  function onAdEnded() {
+    const wait = Math.max(0, dueAt.current - performance.now());
+    setTimeout(() => reportImpression(ad.showing_id), wait);
+    end();
+  }
 
   // The ad's audio: the file the listener's quality picks, started at once. A browser that
   // refuses to start sound without a gesture leaves it paused, with Play ad audio to start.
@@ -206,7 +226,7 @@ function AdCard({ ad, onEnd }: { ad: AdDto; onEnd: () => void }) {
             data-testid="ad-audio"
             onPlaying={onAdPlaying}
             onPause={onAdPaused}
-            onEnded={end}
+            onEnded={onAdEnded}
           />
           <AdVolume audio={audioRef} gainDb={ad.loudness?.gain_db ?? null} />
         </>

@@ -30,14 +30,15 @@ export function useShowsAds(): boolean | undefined {
 }
 
 /**
- * get-active-ads, once per Home visit: every answer is a new showing, so it is never cached
- * beyond the card that asked (gcTime 0) nor asked again while that card stays.
+ * A showing, once per Home visit: every answer is a new showing (the server writes it and caps
+ * how often), so it is never cached beyond the card that asked (gcTime 0) nor asked again
+ * while that card stays.
  */
 export function useActiveAd(enabled: boolean) {
   const userId = useSession().user?.id ?? null;
   return useQuery({
     queryKey: adKeys.active(userId),
-    queryFn: ({ signal }) => api(adsApi.next, { signal }),
+    queryFn: ({ signal }) => api(adsApi.issueShowing, { signal }),
     enabled: enabled && userId !== null,
     staleTime: Infinity,
     gcTime: 0,

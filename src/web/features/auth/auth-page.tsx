@@ -65,7 +65,7 @@ function SignInForm() {
       <Link
         to="/forgot-password"
         state={{ email }}
-        className="-mt-2 justify-self-end text-sm text-ring underline-offset-4 hover:underline"
+        className="-mt-2 justify-self-end text-sm font-medium underline underline-offset-4 hover:text-primary"
       >
         Forgot password?
       </Link>

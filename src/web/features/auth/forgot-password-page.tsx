@@ -67,7 +67,7 @@ export default function ForgotPasswordPage() {
           </Button>
           <Link
             to="/auth"
-            className="justify-self-center text-sm text-ring underline-offset-4 hover:underline"
+            className="justify-self-center text-sm font-medium underline underline-offset-4 hover:text-primary"
           >
             Back to sign in
           </Link>

@@ -26,6 +26,7 @@ function adoptElevated(qc: QueryClient, s: AuthSession) {
     user: s.user,
     aal: s.aal,
     next_aal: s.next_aal,
+    returning: s.returning,
     expires_at: s.expires_at,
   };
   qc.setQueryData(sessionKey, info);

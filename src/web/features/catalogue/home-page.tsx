@@ -66,14 +66,16 @@ function AiBanner() {
 }
 
 export default function HomePage() {
-  const { user } = useSession();
+  const { user, session } = useSession();
   const { data, isPending, isError, isFetching, refetch } = useHomeSongs();
   const name = user?.display_name?.trim();
+  // 'Welcome back' is for someone who has been here before; the session sign-up opened is not.
+  const greeting = session?.returning === false ? 'Welcome to Canto' : 'Welcome back';
 
   return (
     <div className="@container mx-auto max-w-[1600px]">
       <p className="mb-4 text-sm text-muted-foreground">
-        {name ? `Welcome back, ${name}` : 'Welcome back'}
+        {name ? `${greeting}, ${name}` : greeting}
       </p>
       <AiBanner />
       <AdSlot />

@@ -3,7 +3,7 @@
 // another's; tabs Songs and Stats. Names and bios are rendered as text, never as HTML.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Music, Pencil, UserRoundX } from 'lucide-react';
+import { Music, Pencil, ShieldCheck, UserRoundX } from 'lucide-react';
 import type { ProfileDto } from '@/contracts/social.contract.ts';
 import {
   followerCountLabel,
@@ -72,10 +72,19 @@ function ProfileHeader({ profile, viewerId }: { profile: ProfileDto; viewerId?: 
       </div>
       <div className="shrink-0">
         {profile.is_own ? (
-          <Button variant="outline" onClick={() => setEditing(true)}>
-            <Pencil aria-hidden="true" />
-            Edit Profile
-          </Button>
+          <div className="flex flex-wrap justify-center gap-2">
+            <Button variant="outline" onClick={() => setEditing(true)}>
+              <Pencil aria-hidden="true" />
+              Edit Profile
+            </Button>
+            {/* Two-step sign-in and passkeys live there. */}
+            <Button asChild variant="outline">
+              <Link to="/settings/security">
+                <ShieldCheck aria-hidden="true" />
+                Security
+              </Link>
+            </Button>
+          </div>
         ) : (
           <FollowButton profile={profile} viewerId={viewerId} />
         )}
