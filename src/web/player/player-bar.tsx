@@ -5,7 +5,7 @@
 // current: skip back 15 s and forward 30 s beside Play, and the playback speed. Beside the
 // title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
-import { lazy, Suspense, useId, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { queueButtonName } from './queue-button-name.ts';
 import { ListMusic, Volume1, Volume2, VolumeX } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
