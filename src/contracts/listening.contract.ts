@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listeningMessages, MAX_LISTENED_MS } from '../core/validation/listening.rules.ts';
+import { episodeDto } from './podcasts.contract.ts';
 import { songDto } from './songs.contract.ts';
 
 /*
@@ -8,8 +9,11 @@ import { songDto } from './songs.contract.ts';
  * reports are milliseconds, the unit of stream_analytics.listened_ms.
  */
 
-/** POST /api/plays: a signed-in user started a song (podcast episodes will join later). */
-export const playStartBody = z.object({ song_id: z.uuid() });
+/** POST /api/plays: a signed-in user started a song or a podcast episode. */
+export const playStartBody = z.union([
+  z.strictObject({ song_id: z.uuid() }),
+  z.strictObject({ episode_id: z.uuid() }),
+]);
 export type PlayStartBody = z.infer<typeof playStartBody>;
 
 export const playStarted = z.object({
@@ -37,14 +41,18 @@ export const playProgress = z.object({
 });
 export type PlayProgress = z.infer<typeof playProgress>;
 
-/** GET /api/me/recently-played: the caller's last 20 plays, newest first. */
+const playedItem = {
+  play_id: z.uuid(),
+  played_at: z.string().describe('ISO timestamp'),
+};
+
+/** GET /api/me/recently-played: the caller's last 20 plays of songs and episodes, newest first. */
 export const recentlyPlayed = z.object({
   items: z.array(
-    z.object({
-      play_id: z.uuid(),
-      played_at: z.string().describe('ISO timestamp'),
-      song: songDto,
-    }),
+    z.discriminatedUnion('kind', [
+      z.object({ ...playedItem, kind: z.literal('song'), song: songDto }),
+      z.object({ ...playedItem, kind: z.literal('episode'), episode: episodeDto }),
+    ]),
   ),
 });
 export type RecentlyPlayed = z.infer<typeof recentlyPlayed>;

@@ -6,6 +6,7 @@ import {
   podcastDescription,
   podcastLimits,
   podcastMessages,
+  podcastOwnerEmail,
   podcastTitle,
 } from '../core/validation/podcast.rules.ts';
 import { SONG_MEDIA_STATUSES, songLoudnessDto, songRenditionDto } from './songs.contract.ts';
@@ -30,6 +31,8 @@ export const podcastShowDto = z.object({
   language: z.string(),
   category: z.enum(PODCAST_CATEGORIES),
   explicit: z.boolean(),
+  /** The feed's itunes:owner e-mail (published in the feed); null until the creator sets it. */
+  owner_email: z.string().nullable(),
   episode_count: z.number().int(),
   /** Absolute URL of the show's public RSS feed (stable; podcast apps subscribe to it). */
   feed_url: z.string(),
@@ -76,12 +79,14 @@ export type EpisodeDto = z.infer<typeof episodeDto>;
 export const podcastDetail = z.object({
   podcast: podcastShowDto,
   episodes: z.array(episodeDto),
+  /** Whether the server's PUBLIC_URL is set; unset, feed links name localhost. */
+  public_url_set: z.boolean(),
 });
 export type PodcastDetail = z.infer<typeof podcastDetail>;
 
 /**
  * POST /api/podcasts (artist, multipart: fields title, description, language, category,
- * explicit ('true'/'false'), optional file `cover`) → 201 PodcastShowDto.
+ * explicit ('true'/'false'), owner_email, optional file `cover`) → 201 PodcastShowDto.
  * PATCH /api/podcasts/{id} (creator, multipart, same fields all optional; a new cover
  * replaces the old file) → PodcastShowDto. Unknown fields are refused (400).
  */
@@ -99,6 +104,9 @@ export const podcastFields = z.strictObject({
     .optional()
     .describe('an Apple Podcasts category'),
   explicit: z.enum(['true', 'false']).optional().describe("'true' or 'false'"),
+  owner_email: podcastOwnerEmail()
+    .optional()
+    .describe("the feed's itunes:owner e-mail; '' clears it"),
 });
 export type PodcastFields = z.infer<typeof podcastFields>;
 

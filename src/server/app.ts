@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const podcasts = createPodcastsModule(ctx, {
     media: mediaModule,
     notifications,
-    settings: { publicUrl },
+    settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
@@ -200,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     songs,
     createListeningModule(ctx, {
       songs,
+      podcasts,
       settings: { foldSeconds: env.playCountFoldSeconds },
     }),
     createLibraryModule(ctx, { songs }),

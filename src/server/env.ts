@@ -161,6 +161,8 @@ export type Env = {
   /** Undefined means: generate one and keep it in DATA_DIR (see secrets.ts). */
   secretKey: string | undefined;
   publicUrl: string;
+  /** Whether PUBLIC_URL was given: without it links made for elsewhere (feeds) name localhost. */
+  publicUrlSet: boolean;
   admin: { email: string; password: string } | undefined;
   demo: boolean;
   storage: 'local' | 's3';
@@ -275,6 +277,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     databaseUrl: v.DATABASE_URL,
     secretKey: v.SECRET_KEY,
     publicUrl: (v.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrlSet: v.PUBLIC_URL !== undefined,
     admin:
       v.ADMIN_EMAIL && v.ADMIN_PASSWORD
         ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD }

@@ -70,7 +70,15 @@ test('rejecting an artist request leaves a listener', async ({ page, browser, ba
 
   const admin = await asAdmin(browser, baseURL);
   const row = requestRow(admin, name);
+  // Reject asks first: Cancel leaves the request as it was.
+  const confirm = admin.getByRole('dialog', { name: 'Reject this artist request?' });
   await row.getByRole('button', { name: `Reject ${name}` }).click();
+  await expect(confirm).toContainText(name);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: `Reject ${name}` }).click();
+  await confirm.getByRole('button', { name: 'Reject', exact: true }).click();
   await expectToast(admin, 'Artist request rejected');
   await expect(row).toHaveCount(0);
   await admin.context().close();
@@ -89,6 +97,7 @@ test('the queue shows its empty state once nothing is pending', async ({ browser
   while ((await rows.count()) > 0) {
     const first = rows.first();
     await first.getByRole('button', { name: /^Reject / }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Reject', exact: true }).click();
     await expectToast(admin, 'Artist request rejected');
     await expect(first.getByText('Processing...')).toHaveCount(0);
   }

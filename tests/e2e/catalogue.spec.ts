@@ -205,8 +205,22 @@ test('search finds songs by title and genre; filters and sort change results', a
   await expect(titles.first()).toHaveText(songA.title);
   await expect(titles).toHaveText([songA.title, songB.title]);
 
+  // The query lives in the URL, each settled query a history entry.
+  const urlQuery = () => new URL(page.url()).searchParams.get('q');
+  await expect.poll(urlQuery).toBe(songA.title);
+
   // By genre: the query matches the genre too.
   await box.fill(`Jazz`);
+  await expect(titles).toContainText([songB.title]);
+  await expect.poll(urlQuery).toBe('Jazz');
+  // Back returns to the previous search, forward to the next; a shared link opens it.
+  await page.goBack();
+  await expect(box).toHaveValue(songA.title);
+  await expect(titles).toHaveText([songA.title, songB.title]);
+  await page.goForward();
+  await expect(box).toHaveValue('Jazz');
+  await page.goto('/search?q=Jazz');
+  await expect(box).toHaveValue('Jazz');
   await expect(titles).toContainText([songB.title]);
 
   // An empty query clears the results.

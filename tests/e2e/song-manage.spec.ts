@@ -97,9 +97,37 @@ test('an artist renames and deletes their own song; a listener gets no menu', as
   await expect(confirm).toBeHidden();
   await expect(recentCard(page, renamed)).toBeVisible();
 
-  await menuButton(page, renamed).click();
+  // On the artist's profile (reached in the app, no reload) an edit and a delete show at once:
+  // its songs and their count are refreshed, not left stale until a reload.
+  await recentCard(page, renamed).getByRole('link').first().click();
+  const uploaded = page.getByRole('region', { name: /^Uploaded Songs \(\d+\)$/ });
+  const profileCard = (title: string) =>
+    uploaded
+      .getByTestId('song-card')
+      .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+  await expect(profileCard(renamed)).toBeVisible();
+  const heading = await uploaded.getByRole('heading', { level: 3 }).first().textContent();
+  const count = Number(/\((\d+)\)/.exec(heading ?? '')![1]);
+  const onProfile = `Manage ${run} on profile`;
+  await profileCard(renamed)
+    .getByRole('button', { name: `More actions for ${renamed}` })
+    .click();
+  await page.getByRole('menuitem', { name: 'Edit song' }).click();
+  await edit.getByLabel('Title').fill(onProfile);
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Song updated successfully');
+  await expect(profileCard(onProfile)).toBeVisible();
+  await expect(profileCard(renamed)).toHaveCount(0);
+
+  await profileCard(onProfile)
+    .getByRole('button', { name: `More actions for ${onProfile}` })
+    .click();
   await page.getByRole('menuitem', { name: 'Delete song' }).click();
-  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: `Delete "${onProfile}"?` })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expectToast(page, 'Song deleted');
-  await expect(recentCard(page, renamed)).toHaveCount(0);
+  await expect(profileCard(onProfile)).toHaveCount(0);
+  await expect(page.getByRole('region', { name: `Uploaded Songs (${count - 1})` })).toBeVisible();
 });

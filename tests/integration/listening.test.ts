@@ -377,6 +377,57 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
       }
     });
 
+    it('lists podcast episodes among songs: an episode start writes its record, and a bad one nothing', async () => {
+      const user = await makeUser(ctx, 'listener', 'Podcast Fan');
+      const creator = await makeUser(ctx, 'artist', 'Show Maker');
+      const [show] = await rows<{ id: string }>(
+        ctx,
+        sql`insert into podcasts (creator_id, title) values (${creator.userId}, 'Late Show') returning id`,
+      );
+      const [episode] = await rows<{ id: string }>(
+        ctx,
+        sql`insert into podcast_episodes (podcast_id, title, audio_url, audio_key, duration_ms)
+            values (${show!.id}, 'Pilot', ${`/media/podcasts/e-${crypto.randomUUID()}.wav`},
+              'podcasts/e.wav', 60000)
+            returning id`,
+      );
+      const song = await seedSong(ctx, { title: 'Between Episodes' });
+      ctx.clock.advance(1000);
+      const heard = await call('POST', '/api/plays', user, { episode_id: episode!.id });
+      expect(heard.statusCode, heard.body).toBe(201);
+      // Its progress is reported as a song's is, clamped to the episode's length.
+      const progress = await report(heard.json().id, 90_000, user);
+      expect(progress.json()).toMatchObject({ listened_ms: 60_000, completed: true });
+      ctx.clock.advance(1000);
+      expect((await start(song, user)).statusCode).toBe(201);
+
+      const before = await countPlays(ctx);
+      for (const body of [
+        { episode_id: crypto.randomUUID() },
+        { episode_id: episode!.id, song_id: song },
+        { episode_id: 'nope' },
+        {},
+      ]) {
+        const res = await call('POST', '/api/plays', user, body);
+        expect([400, 404], JSON.stringify(body)).toContain(res.statusCode);
+      }
+      expect(await countPlays(ctx)).toBe(before);
+
+      const res = await call('GET', '/api/me/recently-played', user);
+      const { items } = res.json() as {
+        items: Array<{ kind: string; song?: { id: string }; episode?: Record<string, unknown> }>;
+      };
+      expect(items.map((i) => i.kind)).toEqual(['song', 'episode']);
+      expect(items[0]!.song!.id).toBe(song);
+      expect(items[1]!.episode).toMatchObject({
+        id: episode!.id,
+        title: 'Pilot',
+        podcast_id: show!.id,
+        podcast_title: 'Late Show',
+        duration: 60,
+      });
+    });
+
     it('is empty for a listener who has played nothing', async () => {
       const user = await makeUser(ctx, 'listener', 'Quiet');
       const res = await call('GET', '/api/me/recently-played', user);

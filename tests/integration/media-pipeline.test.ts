@@ -767,5 +767,34 @@ describe.each(dbKinds)('demo songs through the pipeline on %s', (kind) => {
             (select count(*)::int from songs where loudness_lufs is not null) as loud`,
     );
     expect(counts).toEqual({ renditions: 36, waveforms: 12, loud: 12 });
+
+    // The demo show's feed is one podcast apps take: every episode enclosed as its AAC
+    // rendition with the length of the bytes its URL answers, and an owner e-mail.
+    const episodes = async () =>
+      rows<{ n: number }>(
+        ctx,
+        sql`select count(*)::int as n from podcast_episodes where media_status <> 'ready'`,
+      );
+    while (Date.now() < until && (await episodes())[0]!.n > 0)
+      await new Promise((r) => setTimeout(r, 100));
+    const [show] = await rows<{ id: string }>(ctx, sql`select id from podcasts`);
+    const feed = await ctx.app.inject({ url: `/api/podcasts/${show!.id}/feed.xml` });
+    expect(feed.statusCode).toBe(200);
+    expect(feed.body).toContain(
+      '<itunes:owner><itunes:name>The Night Owls</itunes:name><itunes:email>owls@canto.local</itunes:email></itunes:owner>',
+    );
+    const enclosures = [
+      ...feed.body.matchAll(/<enclosure url="([^"]+)" length="(\d+)" type="([^"]+)"\/>/g),
+    ];
+    expect(enclosures).toHaveLength(3);
+    for (const [, url, length, type] of enclosures) {
+      expect(type).toBe('audio/x-m4a');
+      const audio = await ctx.app.inject({ url: new URL(url!).pathname });
+      expect(audio.statusCode).toBe(200);
+      expect(audio.headers['content-type']).toBe('audio/x-m4a');
+      expect(audio.rawPayload.length).toBe(Number(length));
+      // An MP4 file: its first box is `ftyp`.
+      expect(audio.rawPayload.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    }
   }, 120_000);
 });

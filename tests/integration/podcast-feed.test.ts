@@ -9,7 +9,7 @@ import type { Storage } from '../../src/server/storage/storage.ts';
 import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import sharp from 'sharp';
-import { createShow, sendShow } from './podcasts-helpers.ts';
+import { createShow, sendShow, showDetail } from './podcasts-helpers.ts';
 import { makePng, makeUser, makeWav, rows } from './songs-helpers.ts';
 
 /**
@@ -31,10 +31,13 @@ const rssParser = new Parser<Record<string, unknown>, Record<string, unknown>>({
 
 type Episode = { id: string; bytes: Buffer; key: string };
 
-async function putAudio(storage: Storage, bytes: Buffer): Promise<string> {
-  const key = `${crypto.randomUUID()}.wav`;
+const TYPES = { wav: 'audio/wav', flac: 'audio/flac', mp3: 'audio/mpeg', m4a: 'audio/mp4' };
+type Format = keyof typeof TYPES;
+
+async function putAudio(storage: Storage, bytes: Buffer, format: Format): Promise<string> {
+  const key = `${crypto.randomUUID()}.${format}`;
   await storage.put('podcasts', key, Readable.from([bytes]), {
-    contentType: 'audio/wav',
+    contentType: TYPES[format],
     maxBytes: bytes.length,
   });
   return key;
@@ -43,14 +46,20 @@ async function putAudio(storage: Storage, bytes: Buffer): Promise<string> {
 async function seedShow(
   ctx: TestContext,
   creatorId: string,
-  fields: { title: string; cover?: string | null; feedGuid?: string | null },
+  fields: {
+    title: string;
+    cover?: string | null;
+    feedGuid?: string | null;
+    ownerEmail?: string | null;
+  },
 ): Promise<string> {
   const [row] = await rows<{ id: string }>(
     ctx,
     sql`insert into podcasts (creator_id, title, description, cover_art_url, language, category,
-          explicit, feed_guid, created_at)
+          explicit, feed_guid, owner_email, created_at)
         values (${creatorId}, ${fields.title}, ${'Talk & <music>'}, ${fields.cover ?? null},
-          'pt-BR', 'Health & Fitness', true, ${fields.feedGuid ?? null}, '2029-06-01T00:00:00Z')
+          'pt-BR', 'Health & Fitness', true, ${fields.feedGuid ?? null},
+          ${fields.ownerEmail ?? null}, '2029-06-01T00:00:00Z')
         returning id`,
   );
   return row!.id;
@@ -68,10 +77,17 @@ async function seedEpisode(
     /** Rows as older code left them: a bare key, no size or type (the demo seed's). */
     legacy?: boolean;
     description?: string | null;
+    /** The original's format; WAV by default (an upload's). */
+    format?: Format;
   },
 ): Promise<Episode> {
-  const bytes = makeWav(0.25 + fields.number / 10);
-  const key = await putAudio(storage, bytes);
+  const format = fields.format ?? 'wav';
+  // Only WAV is decoded here; the other formats are bytes a feed names, never plays.
+  const bytes =
+    format === 'wav'
+      ? makeWav(0.25 + fields.number / 10)
+      : crypto.randomBytes(2000 + fields.number * 100);
+  const key = await putAudio(storage, bytes, format);
   const [row] = await rows<{ id: string }>(
     ctx,
     sql`insert into podcast_episodes (podcast_id, title, description, audio_url, audio_key,
@@ -80,10 +96,28 @@ async function seedEpisode(
           ${`/media/podcasts/${key}`},
           ${fields.legacy ? key : `podcasts/${key}`}, ${fields.durationMs}, ${fields.number},
           ${fields.publishedAt}, ${fields.legacy ? null : bytes.length},
-          ${fields.legacy ? null : 'audio/wav'})
+          ${fields.legacy ? null : TYPES[format]})
         returning id`,
   );
   return { id: row!.id, bytes, key };
+}
+
+/** The AAC rendition the media pipeline makes of an episode (a stand-in file of its own size). */
+async function seedAacRendition(
+  ctx: TestContext,
+  storage: Storage,
+  episodeId: string,
+): Promise<Episode> {
+  const bytes = crypto.randomBytes(1500);
+  const key = await putAudio(storage, bytes, 'm4a');
+  await rows(
+    ctx,
+    sql`insert into podcast_episode_renditions (episode_id, format, codec, mime, bitrate_kbps,
+          file_url, file_key, bytes, duration_ms)
+        values (${episodeId}, 'aac-128', 'aac', 'audio/mp4; codecs=mp4a.40.2', 128,
+          ${`/media/podcasts/${key}`}, ${`podcasts/${key}`}, ${bytes.length}, 1000)`,
+  );
+  return { id: episodeId, bytes, key };
 }
 
 async function downloads(ctx: TestContext, episodeId: string): Promise<number> {
@@ -106,8 +140,12 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
   let showId: string;
   let creatorId: string;
   let first: Episode;
+  /** first's AAC rendition: its enclosure. */
+  let firstAac: Episode;
   let second: Episode;
   let legacy: Episode;
+  /** WAV and FLAC originals whose AAC rendition is not made yet: no enclosure apps take. */
+  let waiting: Episode[];
   const feedPath = (id: string) => `/api/podcasts/${id}/feed.xml`;
   const fetchFeed = (id: string, headers: Record<string, string> = {}) =>
     ctx.app.inject({ url: feedPath(id), headers });
@@ -120,6 +158,7 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     showId = await seedShow(ctx, creatorId, {
       title: 'Night & Day <Radio>',
       cover: `/media/cover-art/${coverKey}`,
+      ownerEmail: 'owner@owls.test',
     });
     first = await seedEpisode(ctx, storage, showId, {
       title: HOSTILE_TITLE,
@@ -128,11 +167,13 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
       durationMs: 61_600,
       description: 'Notes & <b>links</b>\u0007',
     });
+    firstAac = await seedAacRendition(ctx, storage, first.id);
     second = await seedEpisode(ctx, storage, showId, {
       title: 'Second',
       number: 2,
       publishedAt: '2030-02-01T10:00:00Z',
       durationMs: 125_000,
+      format: 'mp3',
     });
     legacy = await seedEpisode(ctx, storage, showId, {
       title: 'Before sizes were kept',
@@ -140,7 +181,23 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
       publishedAt: '2029-12-01T10:00:00Z',
       durationMs: null,
       legacy: true,
+      format: 'mp3',
     });
+    waiting = [
+      await seedEpisode(ctx, storage, showId, {
+        title: 'Still transcoding',
+        number: 3,
+        publishedAt: '2030-03-01T10:00:00Z',
+        durationMs: 1000,
+      }),
+      await seedEpisode(ctx, storage, showId, {
+        title: 'Lossless',
+        number: 4,
+        publishedAt: '2030-03-02T10:00:00Z',
+        durationMs: 1000,
+        format: 'flac',
+      }),
+    ];
     // Audio that is not a file of ours, and another show's episode: neither is an item.
     await rows(
       ctx,
@@ -182,26 +239,37 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     expect(feed!.guid).toBe(podcastGuidOf(feedUrl));
     expect(feed!.pubsub?.self).toBe(feedUrl);
 
-    // Newest published first; the external and the other show's episodes are left out.
+    // Newest published first; the external and the other show's episodes are left out, and
+    // so are those with only a WAV or FLAC yet.
     expect(feed!.items.map((i) => i.guid)).toEqual([second.id, first.id, legacy.id]);
+    for (const episode of waiting) expect(res.body).not.toContain(episode.id);
     const [two, one, old] = feed!.items;
     expect(one!.title).toBe(HOSTILE_TITLE);
     expect(one!.description).toBe('Notes & <b>links</b>');
+    // A WAV upload is enclosed as its AAC rendition, with the rendition's own size.
     expect(one!.enclosure).toEqual({
       url: `${publicUrl}/api/episodes/${first.id}/audio`,
-      length: first.bytes.length,
-      type: 'audio/wav',
+      length: firstAac.bytes.length,
+      type: 'audio/x-m4a',
     });
+    // An MP3 upload is enclosed as it is.
+    expect(two!.enclosure).toEqual({
+      url: `${publicUrl}/api/episodes/${second.id}/audio`,
+      length: second.bytes.length,
+      type: 'audio/mpeg',
+    });
+    // No enclosure podcast apps refuse, anywhere in the feed.
+    expect(res.body).not.toMatch(/audio\/(wav|x-wav|wave|flac|ogg|webm)/);
     expect(one!.duration).toBe(62);
     expect(one!.itunesEpisode).toBe(1);
     expect(one!.pubDate?.toISOString()).toBe('2030-01-01T10:00:00.000Z');
     expect(two!.duration).toBe(125);
     expect(two!.itunesEpisode).toBe(2);
-    // Size and type read off the stored file; no duration known, so none claimed.
+    // Size read off the stored file, type off its name; no duration known, so none claimed.
     expect(old!.enclosure).toEqual({
       url: `${publicUrl}/api/episodes/${legacy.id}/audio`,
       length: legacy.bytes.length,
-      type: 'audio/wav',
+      type: 'audio/mpeg',
     });
     expect(res.body).toMatch(
       new RegExp(
@@ -221,12 +289,11 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     expect(rss.items[1]!.pubDate).toBe('Tue, 01 Jan 2030 10:00:00 +0000');
     expect(rss.items[1]!.enclosure).toEqual({
       url: `${publicUrl}/api/episodes/${first.id}/audio`,
-      length: String(first.bytes.length),
-      type: 'audio/wav',
+      length: String(firstAac.bytes.length),
+      type: 'audio/x-m4a',
     });
-    // itunes:owner names the creator and publishes no e-mail address (ADR 0019).
-    expect(rss.itunes?.owner).toEqual({ name: 'Ana & <Owls>' });
-    expect(res.body).not.toContain('itunes:email');
+    // itunes:owner names the creator and the e-mail the creator set for the show.
+    expect(rss.itunes?.owner).toEqual({ name: 'Ana & <Owls>', email: 'owner@owls.test' });
     expect(rss.itunes?.explicit).toBe('true');
     expect(rss.itunes?.categories).toEqual(['Health & Fitness']);
   });
@@ -352,6 +419,7 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
       number: 1,
       publishedAt: '2030-04-01T00:00:00Z',
       durationMs: 1000,
+      format: 'mp3',
     });
     const changed = await fetchFeed(show, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
@@ -390,7 +458,7 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     const full = await get();
     expect(full.statusCode).toBe(200);
     expect(full.rawPayload.equals(second.bytes)).toBe(true);
-    expect(full.headers['content-type']).toBe('audio/wav');
+    expect(full.headers['content-type']).toBe('audio/mpeg');
     expect(full.headers['content-length']).toBe(String(size));
     expect(full.headers['accept-ranges']).toBe('bytes');
     expect(full.headers['access-control-allow-origin']).toBe('*');
@@ -462,11 +530,72 @@ describe.each(dbKinds)('podcast feed on %s', (kind) => {
     // Each episode keeps its own count.
     expect(await downloads(ctx, first.id)).toBe(0);
   });
+
+  it('serves the enclosure the feed names: the AAC rendition, never a WAV or FLAC original', async () => {
+    const aac = await ctx.app.inject({ url: `/api/episodes/${first.id}/audio` });
+    expect(aac.statusCode).toBe(200);
+    expect(aac.headers['content-type']).toBe('audio/x-m4a');
+    expect(aac.headers['content-length']).toBe(String(firstAac.bytes.length));
+    expect(aac.rawPayload.equals(firstAac.bytes)).toBe(true);
+    for (const episode of waiting) {
+      const res = await ctx.app.inject({ url: `/api/episodes/${episode.id}/audio` });
+      expect(res.statusCode).toBe(404);
+    }
+  });
+
+  it("sets the show's owner e-mail through its settings form, checked as an address", async () => {
+    const artist = await makeUser(ctx, 'artist', 'Owner Setter');
+    const show = await createShow(ctx, artist, { title: 'Owned', owner_email: 'Me@Owner.test ' });
+    expect(show.owner_email).toBe('me@owner.test');
+    const ownerOf = async () =>
+      (await rssParser.parseString((await fetchFeed(show.id)).body)).itunes?.owner;
+    expect(await ownerOf()).toEqual({ name: 'Owner Setter', email: 'me@owner.test' });
+
+    // Not an address: 400 with the field's message, nothing written.
+    for (const bad of ['not-an-email', 'a@', `${'x'.repeat(250)}@e.test`]) {
+      const res = await sendShow(ctx, artist, [{ name: 'owner_email', value: bad }], show.id);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().error.code).toBe('validation_failed');
+      expect(res.json().error.message).toBe(
+        'Please enter a valid email address for the show owner',
+      );
+    }
+    expect(await ownerOf()).toEqual({ name: 'Owner Setter', email: 'me@owner.test' });
+
+    // Another artist cannot set it; an empty value clears it.
+    const other = await makeUser(ctx, 'artist', 'Not The Owner');
+    const foreign = await sendShow(
+      ctx,
+      other,
+      [{ name: 'owner_email', value: 'x@y.test' }],
+      show.id,
+    );
+    expect(foreign.statusCode).toBe(403);
+    const changed = await sendShow(
+      ctx,
+      artist,
+      [{ name: 'owner_email', value: 'new@owner.test' }],
+      show.id,
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().owner_email).toBe('new@owner.test');
+    const cleared = await sendShow(ctx, artist, [{ name: 'owner_email', value: '' }], show.id);
+    expect(cleared.json().owner_email).toBeNull();
+    expect(await ownerOf()).toEqual({ name: 'Owner Setter' });
+  });
+
+  it('tells the show page PUBLIC_URL is unset, since its feed links name localhost', async () => {
+    const artist = await makeUser(ctx, 'artist', 'Public Url');
+    const show = await createShow(ctx, artist, { title: 'Where' });
+    const detail = await showDetail(ctx, artist, show.id);
+    expect(detail.public_url_set).toBe(false);
+    expect(detail.podcast.feed_url).toMatch(/^http:\/\/localhost:\d+\//);
+  });
 });
 
 describe.each(dbKinds)('podcast enclosures behind a media sender on %s', (kind) => {
   // nginx sends media (ADR 0010): the enclosure redirects to a freshly signed /media URL.
-  const ctx = useTestApp(kind, { MEDIA_OFFLOAD: 'x-accel' });
+  const ctx = useTestApp(kind, { MEDIA_OFFLOAD: 'x-accel', PUBLIC_URL: 'https://canto.test/' });
   let episode: Episode;
 
   beforeAll(async () => {
@@ -478,8 +607,17 @@ describe.each(dbKinds)('podcast enclosures behind a media sender on %s', (kind) 
       number: 1,
       publishedAt: '2030-01-01T00:00:00Z',
       durationMs: 1000,
+      format: 'mp3',
     });
     await storage.close();
+  });
+
+  it('tells the show page PUBLIC_URL is set', async () => {
+    const artist = await makeUser(ctx, 'artist', 'Set Url');
+    const show = await createShow(ctx, artist, { title: 'Here' });
+    const detail = await showDetail(ctx, artist, show.id);
+    expect(detail.public_url_set).toBe(true);
+    expect(detail.podcast.feed_url).toBe(`https://canto.test/api/podcasts/${show.id}/feed.xml`);
   });
 
   it('redirects to a signed /media URL that the sender accepts, counting GETs from byte 0', async () => {

@@ -53,6 +53,20 @@ describe.each(dbKinds)('HEAD on the web app on %s', (kind) => {
     },
   );
 
+  it('answers /robots.txt with text for crawlers, not the app', async () => {
+    const res = await ctx.app.inject({ url: '/robots.txt' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.body).not.toContain('<');
+    expect(res.body.split('\n')).toEqual(
+      expect.arrayContaining(['User-agent: *', 'Disallow: /api/', 'Allow: /api/podcasts/']),
+    );
+    const head = await ctx.app.inject({ method: 'HEAD', url: '/robots.txt' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(head.body).toBe('');
+  });
+
   it('answers HEAD on a hashed asset with its headers', async () => {
     const head = await ctx.app.inject({ method: 'HEAD', url: '/assets/app-0123abcd.js' });
     expect(head.statusCode).toBe(200);

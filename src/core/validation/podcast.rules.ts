@@ -14,6 +14,7 @@ export const podcastLimits = {
   audioMaxBytes: songLimits.audioMaxBytes,
   coverMaxBytes: songLimits.coverMaxBytes,
   languageMax: 35,
+  ownerEmailMax: 254,
 } as const;
 
 export const podcastMessages = {
@@ -51,6 +52,12 @@ export const podcastMessages = {
   reprocessEpisodeFailed: 'Failed to retry processing',
   category: 'Choose a category from the list',
   language: 'Language must be a language tag such as en or pt-BR',
+  ownerEmail: 'Please enter a valid email address for the show owner',
+  // The show page, to its creator, when feed links would name localhost.
+  publicUrlUnset:
+    'PUBLIC_URL is not set on this server, so the feed links say localhost and podcast apps cannot reach them. Ask the server admin to set PUBLIC_URL.',
+  ownerEmailMissing:
+    "Add an owner email in the show's settings: Apple Podcasts asks for one in the feed.",
   position: 'Position must be a number of seconds, at least 0',
 } as const;
 
@@ -94,6 +101,17 @@ export const podcastTitle = () =>
 
 export const podcastDescription = () =>
   textLine().max(podcastLimits.descriptionMax, { error: podcastMessages.descriptionTooLong });
+
+/**
+ * The feed's itunes:owner e-mail: '' clears it (a form field), anything else must be an
+ * address, kept lowercased as sign-up keeps them.
+ */
+export const podcastOwnerEmail = () =>
+  z
+    .string()
+    .trim()
+    .max(podcastLimits.ownerEmailMax, { error: podcastMessages.ownerEmail })
+    .pipe(z.union([z.literal(''), z.email({ error: podcastMessages.ownerEmail }).toLowerCase()]));
 
 export const episodeTitle = () =>
   textLine(podcastMessages.episodeTitleRequired)

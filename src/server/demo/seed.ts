@@ -317,6 +317,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoResult> {
       coverArtKey: media.showCover.key,
       createdAt: new Date(now - 20 * DAY),
       feedGuid: deps.publicUrl ? podcastGuidOf(feedUrlOf(deps.publicUrl, podcastId)) : null,
+      // The feed's itunes:owner e-mail: the creator's own address.
+      ownerEmail: 'owls@canto.local',
     });
     for (const [i, e] of EPISODES.entries()) {
       const { audio, bytes, durationMs } = media.episodes[i]!;

@@ -28,6 +28,19 @@ function readFirstScreens(webDir: string): FirstScreens {
   }
 }
 
+/**
+ * Crawlers may read the podcast feeds and their enclosures (directories index them), not the
+ * rest of the API or the signed media; the app's pages are behind sign-in anyway.
+ */
+export const ROBOTS_TXT = [
+  'User-agent: *',
+  'Allow: /api/podcasts/',
+  'Allow: /api/episodes/',
+  'Disallow: /api/',
+  'Disallow: /media/',
+  '',
+].join('\n');
+
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /**
@@ -109,6 +122,13 @@ export function registerWebApp(app: FastifyInstance, webDir: string) {
           message: `No route for ${request.method} ${url.split('?')[0]}`,
         },
       });
+    }
+    // A text file crawlers read, never the app's HTML (with or without a build).
+    if (url.split('?')[0] === '/robots.txt') {
+      return reply
+        .header('cache-control', 'public, max-age=86400')
+        .type('text/plain; charset=utf-8')
+        .send(ROBOTS_TXT);
     }
     if (!hasBuild) {
       return reply

@@ -43,10 +43,12 @@ export function LoadFailed({
   message,
   retrying,
   onRetry,
+  retryLabel = 'Try again',
 }: {
   message: string;
   retrying: boolean;
   onRetry: () => void;
+  retryLabel?: string;
 }) {
   return (
     <div
@@ -56,7 +58,7 @@ export function LoadFailed({
       <p>{message}</p>
       <Button variant="outline" disabled={retrying} onClick={onRetry}>
         <RotateCw aria-hidden="true" />
-        Try again
+        {retryLabel}
       </Button>
     </div>
   );

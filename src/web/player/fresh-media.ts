@@ -28,7 +28,8 @@ export class FreshMedia {
    */
   async refresh(item: PlayerItem | null, playId: number): Promise<boolean> {
     const podcastId = item?.kind === 'episode' ? item.podcastId : undefined;
-    if (!item || !(recordable(item) || podcastId) || this.refreshedFor === playId) return false;
+    const song = item?.kind === 'song' && recordable(item);
+    if (!item || !(song || podcastId) || this.refreshedFor === playId) return false;
     this.refreshedFor = playId;
     try {
       let again: PlayerItem | null;

@@ -5,7 +5,8 @@
 // current: skip back 15 s and forward 30 s beside Play, and the playback speed. Beside the
 // title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
-import { lazy, Suspense, useId, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type ReactNode } from 'react';
+import { queueButtonName } from './queue-button-name.ts';
 import { ListMusic, Volume1, Volume2, VolumeX } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
@@ -34,21 +35,17 @@ function QueueButton() {
   const { queue } = usePlayerQueue();
   const { open, setOpen } = useQueuePanel();
   const count = queue.length;
-  const description = useId();
   return (
     <Button
       variant="ghost"
       size="icon"
-      aria-label="Queue"
+      // The badge is drawn only: its count is in the name, as screen readers announce it.
+      aria-label={queueButtonName(count)}
       aria-expanded={open}
-      aria-describedby={description}
       className={toggleClass(open)}
       onClick={() => setOpen(!open)}
     >
       <ListMusic aria-hidden="true" />
-      <span id={description} hidden>
-        {count} track(s) in queue
-      </span>
       {count > 0 && (
         <span
           data-testid="queue-badge"

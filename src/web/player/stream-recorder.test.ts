@@ -9,9 +9,9 @@ function fakeApi(fail: { start?: boolean; report?: boolean } = {}) {
   const started: string[] = [];
   const reports: Array<[string, number]> = [];
   const api: StreamRecordApi = {
-    start: async (songId) => {
+    start: async ({ id, kind }) => {
       if (fail.start) throw new Error('down');
-      started.push(songId);
+      started.push(kind === 'song' ? id : `${kind} ${id}`);
       return { id: `rec-${started.length}` };
     },
     report: async (id, ms) => {
@@ -107,13 +107,16 @@ describe('StreamRecorder', () => {
     expect(log).toHaveBeenCalledWith('Listening report failed', expect.any(Error));
   });
 
-  it('external previews and episodes get no record', async () => {
+  it('episodes get a record of their own; external previews and ads none', async () => {
     const { api, started } = fakeApi();
     const r = new StreamRecorder(api);
     r.begin({ id: 'itunes:12345', kind: 'song' });
-    r.begin({ id: SONG, kind: 'episode' });
+    r.begin({ id: SONG, kind: 'ad' });
     await flush();
     expect(started).toEqual([]);
+    r.begin({ id: SONG, kind: 'episode' });
+    await flush();
+    expect(started).toEqual([`episode ${SONG}`]);
     expect(recordable({ id: SONG, kind: 'song' })).toBe(true);
     expect(recordable({ id: SONG })).toBe(true);
   });

@@ -10,8 +10,11 @@ import {
   type ListenedClock,
 } from './listened-time.ts';
 
+/** What a record names: a song or a podcast episode of Canto's. */
+export type RecordedItem = { id: string; kind: 'song' | 'episode' };
+
 export interface StreamRecordApi {
-  start(songId: string): Promise<{ id: string }>;
+  start(item: RecordedItem): Promise<{ id: string }>;
   report(recordId: string, listenedMs: number): Promise<unknown>;
 }
 
@@ -20,9 +23,17 @@ export const REPORT_EVERY_MS = 30_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Only Canto's own songs have records: external previews have ids like 'itunes:123'. */
+/**
+ * Only Canto's own songs and episodes have records (recently played lists both): external
+ * previews have ids like 'itunes:123', and ads are counted as impressions instead.
+ */
+export function recordedItem(item: { id: string; kind?: string }): RecordedItem | null {
+  const kind = item.kind ?? 'song';
+  if ((kind !== 'song' && kind !== 'episode') || !UUID.test(item.id)) return null;
+  return { id: item.id, kind };
+}
 export const recordable = (item: { id: string; kind?: string }): boolean =>
-  (item.kind ?? 'song') === 'song' && UUID.test(item.id);
+  recordedItem(item) !== null;
 
 interface Play {
   /** The record's id once the server answered; null if it refused (nothing to report). */
@@ -45,8 +56,9 @@ export class StreamRecorder {
    */
   begin(item: { id: string; kind?: string }, position = 0): void {
     this.finish();
-    if (!recordable(item)) return;
-    const record = this.api.start(item.id).then(
+    const recorded = recordedItem(item);
+    if (!recorded) return;
+    const record = this.api.start(recorded).then(
       (r) => r.id,
       (e: unknown) => {
         this.log('Stream record failed', e);

@@ -11,7 +11,10 @@ import { usePageHidden } from './use-page-hidden.ts';
 import type { PlayerItem } from './use-player.ts';
 
 const streamRecordApi: StreamRecordApi = {
-  start: (songId) => api(listeningApi.startPlay, { body: { song_id: songId } }),
+  start: ({ id, kind }) =>
+    api(listeningApi.startPlay, {
+      body: kind === 'episode' ? { episode_id: id } : { song_id: id },
+    }),
   report: (recordId, listenedMs) =>
     api(listeningApi.playProgress, {
       params: { id: recordId },

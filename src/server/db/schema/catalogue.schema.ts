@@ -231,11 +231,14 @@ export const podcasts = pgTable(
     explicit: boolean('explicit').notNull().default(false),
     /** podcast:guid, UUIDv5 of the feed URL when the show was created; never changed after. */
     feedGuid: uuid('feed_guid'),
+    /** The feed's itunes:owner e-mail, set by the creator (Apple contacts owners there). */
+    ownerEmail: text('owner_email'),
   },
   (t) => [
     lengthBetween('podcasts_title_len', t.title, 1, 200),
     lengthBetween('podcasts_language_len', t.language, 2, 35),
     lengthBetween('podcasts_category_len', t.category, 1, 100),
+    lengthBetween('podcasts_owner_email_len', t.ownerEmail, 3, 254),
     lengthBetween('podcasts_description_len', t.description, 0, 5000),
     index('podcasts_created_at_idx').on(t.createdAt.desc().nullsFirst()),
     index('podcasts_creator_created_idx').on(t.creatorId, t.createdAt.desc().nullsFirst()),

@@ -1,4 +1,5 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
 import { PLAY_COUNT_FOLD_BATCH } from '../../../core/validation/listening.rules.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { listeningRoutes } from './listening.routes.ts';
@@ -16,9 +17,11 @@ export function createListeningModule(
   ctx: ModuleContext,
   {
     songs,
+    podcasts,
     settings,
   }: {
     songs: Pick<SongsModule, 'songsByIds'>;
+    podcasts: Pick<PodcastsModule, 'episodesByIds'>;
     /** foldSeconds: how often pending plays go into play_count; 0: never in this process. */
     settings: { foldSeconds: number };
   },
@@ -34,6 +37,7 @@ export function createListeningModule(
     plays,
     stats: createStatsRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
+    episodesByIds: podcasts.episodesByIds,
     clock: ctx.clock,
   });
   const routes = listeningRoutes({ listening });

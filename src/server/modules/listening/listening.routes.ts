@@ -11,12 +11,18 @@ export const listeningRoutes =
       config: { access: 'signed-in' },
       schema: {
         tags: ['listening'],
-        summary: "Record that the caller started a song (raises the song's play count)",
+        summary:
+          "Record that the caller started a song (raises the song's play count) or a podcast episode",
       },
-      handler: async (request, reply) =>
-        reply
-          .status(201)
-          .send(await listening.start(requirePrincipal(request).userId, request.body.song_id)),
+      handler: async (request, reply) => {
+        const { userId } = requirePrincipal(request);
+        const body = request.body;
+        const started =
+          'song_id' in body
+            ? await listening.start(userId, body.song_id)
+            : await listening.startEpisode(userId, body.episode_id);
+        return reply.status(201).send(started);
+      },
     });
 
     contractRoute(app, listeningApi.playProgress, {

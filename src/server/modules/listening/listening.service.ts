@@ -4,6 +4,7 @@ import type {
   RecentlyPlayed,
   UserStats,
 } from '../../../contracts/listening.contract.ts';
+import type { EpisodeDto } from '../../../contracts/podcasts.contract.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
@@ -13,6 +14,7 @@ import {
   STATS_ACTIVITY_DAYS,
   STATS_TOP,
 } from '../../../core/validation/listening.rules.ts';
+import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
 import type { PlaysRepository } from './plays.repository.ts';
 import type { StatsRepository } from './stats.repository.ts';
 
@@ -23,16 +25,31 @@ export type ListeningServiceDeps = {
   stats: StatsRepository;
   /** The songs module's DTOs (signed URLs), in the order asked. */
   songsByIds: (ids: string[]) => Promise<SongDto[]>;
+  /** The podcasts module's, with the listener's place in each. */
+  episodesByIds: (ids: string[], userId: string) => Promise<EpisodeDto[]>;
   clock: Clock;
 };
 
 /** Listening records (docs/decisions/0016), recently played and stats (spec §2). */
-export function createListeningService({ plays, stats, songsByIds, clock }: ListeningServiceDeps) {
+export function createListeningService({
+  plays,
+  stats,
+  songsByIds,
+  episodesByIds,
+  clock,
+}: ListeningServiceDeps) {
   return {
     /** A signed-in user started a song: its record, and the song's play_count + 1. */
     async start(userId: string, songId: string): Promise<PlayStarted> {
       const row = await plays.start(userId, songId, clock.now());
       if (!row) throw new AppError(ErrorCode.songNotFound, 'Song not found');
+      return { id: row.id, played_at: row.playedAt.toISOString() };
+    },
+
+    /** A signed-in user started a podcast episode: its record (recently played shows it). */
+    async startEpisode(userId: string, episodeId: string): Promise<PlayStarted> {
+      const row = await plays.startEpisode(userId, episodeId, clock.now());
+      if (!row) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
       return { id: row.id, played_at: row.playedAt.toISOString() };
     },
 
@@ -47,15 +64,24 @@ export function createListeningService({ plays, stats, songsByIds, clock }: List
     },
 
     async recentlyPlayed(userId: string): Promise<RecentlyPlayed> {
-      const rows = await plays.recentSongPlays(userId, RECENTLY_PLAYED_LIMIT);
-      const songs = new Map(
-        (await songsByIds(rows.map((r) => r.songId!))).map((song) => [song.id, song]),
-      );
-      // A song deleted between the two reads is left out (its plays go with it anyway).
+      const rows = await plays.recentPlays(userId, RECENTLY_PLAYED_LIMIT);
+      const ids = (key: 'songId' | 'episodeId') => [
+        ...new Set(rows.flatMap((r) => (r[key] ? [r[key]] : []))),
+      ];
+      const [songList, episodeList] = await Promise.all([
+        songsByIds(ids('songId')),
+        episodesByIds(ids('episodeId'), userId),
+      ]);
+      const songs = new Map(songList.map((song) => [song.id, song]));
+      const episodes = new Map(episodeList.map((episode) => [episode.id, episode]));
+      // A song or episode deleted between the reads is left out (its plays go with it anyway).
       return {
-        items: rows.flatMap((r) => {
-          const song = songs.get(r.songId!);
-          return song ? [{ play_id: r.id, played_at: r.playedAt.toISOString(), song }] : [];
+        items: rows.flatMap((r): RecentlyPlayed['items'] => {
+          const at = { play_id: r.id, played_at: r.playedAt.toISOString() };
+          const song = r.songId ? songs.get(r.songId) : undefined;
+          if (song) return [{ ...at, kind: 'song', song }];
+          const episode = r.episodeId ? episodes.get(r.episodeId) : undefined;
+          return episode ? [{ ...at, kind: 'episode', episode }] : [];
         }),
       };
     },

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { streamAnalytics } from '../../db/schema/index.ts';
 import { isSqlState, queryRows } from '../../db/sql-results.ts';
@@ -77,6 +77,23 @@ export function createPlaysRepository(db: Db) {
       });
     },
 
+    /** An episode's play row; null when the episode does not exist (nothing written). */
+    async startEpisode(
+      userId: string,
+      episodeId: string,
+      playedAt: Date,
+    ): Promise<{ id: string; playedAt: Date } | null> {
+      const [row] = await queryRows<{ id: string; played_at: Date | string }>(
+        db,
+        sql`
+        insert into stream_analytics (user_id, podcast_episode_id, played_at)
+        select ${userId}, e.id, ${playedAt.toISOString()}::timestamptz
+        from podcast_episodes e where e.id = ${episodeId}
+        returning id, played_at`,
+      );
+      return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
+    },
+
     /**
      * Raises the caller's play to max(kept, reported), clamped to the item's duration, and
      * marks it completed at ≥ `completedPercent` % (never unmarked). The row is locked while
@@ -120,16 +137,22 @@ export function createPlaysRepository(db: Db) {
         : null;
     },
 
-    /** The user's latest song plays, newest first (stream_analytics_user_played_idx). */
-    recentSongPlays(userId: string, limit: number) {
+    /** The user's latest plays of songs and episodes, newest first (stream_analytics_user_played_idx). */
+    recentPlays(userId: string, limit: number) {
       return db
         .select({
           id: streamAnalytics.id,
           songId: streamAnalytics.songId,
+          episodeId: streamAnalytics.podcastEpisodeId,
           playedAt: streamAnalytics.playedAt,
         })
         .from(streamAnalytics)
-        .where(and(eq(streamAnalytics.userId, userId), isNotNull(streamAnalytics.songId)))
+        .where(
+          and(
+            eq(streamAnalytics.userId, userId),
+            or(isNotNull(streamAnalytics.songId), isNotNull(streamAnalytics.podcastEpisodeId)),
+          ),
+        )
         .orderBy(desc(streamAnalytics.playedAt), desc(streamAnalytics.id))
         .limit(limit);
     },

@@ -12,6 +12,7 @@ const channel: FeedChannel = {
   imageUrl: 'https://canto.test/media/cover-art/x.webp?a=1&b=2',
   author: 'Ana & Ben',
   ownerName: 'Ana & Ben',
+  ownerEmail: 'shows@ana.test',
   category: 'Health & Fitness',
   explicit: true,
   guid: '917393e3-1b1e-5cef-ace4-edaa54e1f810',
@@ -95,6 +96,15 @@ describe('feed XML', () => {
     const bare = renderRssFeed(channel, [item({ durationSeconds: null })]);
     expect(bare).not.toContain('itunes:duration');
     expect(bare.match(/<description>/g)).toHaveLength(1);
+  });
+
+  it("names the owner's e-mail in itunes:owner when the creator set one, and none otherwise", async () => {
+    const feed = await parse(renderRssFeed(channel, []));
+    expect(feed.itunes?.owner).toEqual({ name: 'Ana & Ben', email: 'shows@ana.test' });
+    const without = renderRssFeed({ ...channel, ownerEmail: null }, []);
+    expect(without).toContain(
+      '<itunes:owner><itunes:name>Ana &amp; Ben</itunes:name></itunes:owner>',
+    );
   });
 
   it('formats RFC 2822 dates in UTC with a numeric zone', () => {

@@ -21,8 +21,10 @@ export type FeedChannel = {
   language: string;
   imageUrl: string;
   author: string;
-  /** itunes:owner's name; no e-mail is published (docs/decisions/0019). */
+  /** itunes:owner's name. */
   ownerName: string;
+  /** itunes:owner's e-mail, as the creator set it; Apple's directory asks for one. */
+  ownerEmail: string | null;
   /** One of Apple's top-level categories (core/validation/podcast.rules.ts). */
   category: string;
   explicit: boolean;
@@ -123,7 +125,9 @@ export function renderRssFeed(channel: FeedChannel, items: FeedItem[]): string {
     `<image>${element('url', channel.imageUrl)}${element('title', channel.title)}${element('link', channel.link)}</image>`,
     `<itunes:image href="${attr(channel.imageUrl)}"/>`,
     element('itunes:author', channel.author),
-    `<itunes:owner>${element('itunes:name', channel.ownerName)}</itunes:owner>`,
+    `<itunes:owner>${element('itunes:name', channel.ownerName)}${
+      channel.ownerEmail ? element('itunes:email', channel.ownerEmail) : ''
+    }</itunes:owner>`,
     `<itunes:category text="${attr(channel.category)}"/>`,
     element('itunes:explicit', channel.explicit ? 'true' : 'false'),
     element('itunes:type', 'episodic'),

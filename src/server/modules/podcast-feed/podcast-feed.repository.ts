@@ -1,6 +1,11 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { podcastEpisodes, podcasts, profiles } from '../../db/schema/index.ts';
+import {
+  podcastEpisodeRenditions,
+  podcastEpisodes,
+  podcasts,
+  profiles,
+} from '../../db/schema/index.ts';
 import { queryRows } from '../../db/sql-results.ts';
 
 export type PodcastFeedRepository = ReturnType<typeof createPodcastFeedRepository>;
@@ -10,10 +15,15 @@ export type FeedEpisodeRow = Awaited<ReturnType<PodcastFeedRepository['episodes'
 
 /**
  * What the feed reads of the podcasts module's tables (podcasts, podcast_episodes, the
- * creator's profile). It writes its own table, the day's record of who downloaded an
+ * creator's profile, the episodes' AAC renditions). It writes its own table, the day's record of who downloaded an
  * episode, and with it the episode's download count (a shared write, docs/decisions/0024).
  */
 export function createPodcastFeedRepository(db: Db) {
+  // The one rendition podcast apps all take (feed-audio.ts); at most one per episode.
+  const aacRendition = and(
+    eq(podcastEpisodeRenditions.episodeId, podcastEpisodes.id),
+    eq(podcastEpisodeRenditions.format, 'aac-128'),
+  );
   return {
     async show(podcastId: string) {
       const [row] = await db
@@ -26,6 +36,7 @@ export function createPodcastFeedRepository(db: Db) {
           category: podcasts.category,
           explicit: podcasts.explicit,
           feedGuid: podcasts.feedGuid,
+          ownerEmail: podcasts.ownerEmail,
           createdAt: podcasts.createdAt,
           updatedAt: podcasts.updatedAt,
           creatorName: profiles.displayName,
@@ -36,7 +47,10 @@ export function createPodcastFeedRepository(db: Db) {
       return row ?? null;
     },
 
-    /** Episodes whose audio is a file of ours, newest published first (ties by id: stable). */
+    /**
+     * Episodes whose audio is a file of ours, newest published first (ties by id: stable),
+     * each with its AAC rendition if made (the enclosure podcast apps take).
+     */
     episodes(podcastId: string) {
       return db
         .select({
@@ -49,8 +63,11 @@ export function createPodcastFeedRepository(db: Db) {
           durationMs: podcastEpisodes.durationMs,
           episodeNumber: podcastEpisodes.episodeNumber,
           publishedAt: podcastEpisodes.publishedAt,
+          aacKey: podcastEpisodeRenditions.fileKey,
+          aacBytes: podcastEpisodeRenditions.bytes,
         })
         .from(podcastEpisodes)
+        .leftJoin(podcastEpisodeRenditions, aacRendition)
         .where(and(eq(podcastEpisodes.podcastId, podcastId), isNotNull(podcastEpisodes.audioKey)))
         .orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id));
     },
@@ -61,8 +78,12 @@ export function createPodcastFeedRepository(db: Db) {
           audioUrl: podcastEpisodes.audioUrl,
           audioKey: podcastEpisodes.audioKey,
           audioMime: podcastEpisodes.audioMime,
+          audioBytes: podcastEpisodes.audioBytes,
+          aacKey: podcastEpisodeRenditions.fileKey,
+          aacBytes: podcastEpisodeRenditions.bytes,
         })
         .from(podcastEpisodes)
+        .leftJoin(podcastEpisodeRenditions, aacRendition)
         .where(eq(podcastEpisodes.id, episodeId));
       return row ?? null;
     },

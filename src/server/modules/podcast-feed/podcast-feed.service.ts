@@ -11,7 +11,6 @@ import {
   notModifiedSince,
 } from '../../http/byte-ranges.ts';
 import {
-  contentTypeOfKey,
   isBucket,
   isValidKey,
   storedLocation,
@@ -24,6 +23,7 @@ import type { MediaOffload } from '../media/media.module.ts';
 import { feedUrlOf, podcastGuidOf, type PodcastsModule } from '../podcasts/podcasts.module.ts';
 import { squareJpeg } from '../../media/media-intake.ts';
 import { artworkUrlOf, episodeAudioUrlOf, showPageUrlOf } from './feed-urls.ts';
+import { feedAudioOf, type FeedAudio } from './feed-audio.ts';
 import { renderRssFeed, type FeedItem } from './feed-xml.ts';
 import type { FeedEpisodeRow, PodcastFeedRepository } from './podcast-feed.repository.ts';
 
@@ -130,11 +130,29 @@ export function createPodcastFeedService(deps: {
       ? artworkUrlOf(publicUrl, podcastId)
       : absolute(coverArtUrl && !coverArtUrl.startsWith('/') ? coverArtUrl : DEFAULT_COVER_PATH);
 
+  /** The file an episode's enclosure is (feed-audio.ts), where it is stored, if any. */
+  const enclosedOf = (row: {
+    audioKey: string | null;
+    audioBytes: number | null;
+    audioMime: string | null;
+    aacKey: string | null;
+    aacBytes: number | null;
+  }): { file: FeedAudio; bucket: Bucket; key: string } | null => {
+    if (!row.audioKey || !audioLocation(row.audioKey)) return null;
+    const file = feedAudioOf({
+      original: { stored: row.audioKey, bytes: row.audioBytes, mime: row.audioMime },
+      aac: row.aacKey && row.aacBytes !== null ? { stored: row.aacKey, bytes: row.aacBytes } : null,
+    });
+    const location = file && audioLocation(file.stored);
+    return file && location ? { file, ...location } : null;
+  };
+
   async function itemOf(row: FeedEpisodeRow): Promise<FeedItem | null> {
-    const audio = audioLocation(row.audioKey);
-    if (!audio) return null;
-    // Rows written before the upload recorded size and type: read them off the stored file.
-    const length = row.audioBytes ?? (await storage.stat(audio.bucket, audio.key))?.size;
+    const enclosed = enclosedOf(row);
+    if (!enclosed) return null;
+    const { file } = enclosed;
+    // Rows written before the upload recorded size: read it off the stored file.
+    const length = file.bytes ?? (await storage.stat(enclosed.bucket, enclosed.key))?.size;
     // An episode whose file is gone has nothing to enclose.
     if (length === undefined) return null;
     return {
@@ -144,7 +162,7 @@ export function createPodcastFeedService(deps: {
       enclosure: {
         url: episodeAudioUrlOf(publicUrl, row.id),
         length,
-        type: row.audioMime ?? contentTypeOfKey(audio.key),
+        type: file.type,
       },
       pubDate: row.publishedAt,
       durationSeconds: row.durationMs === null ? null : row.durationMs / 1000,
@@ -183,6 +201,7 @@ export function createPodcastFeedService(deps: {
           imageUrl: imageOf(show.id, show.coverArtUrl),
           author,
           ownerName: author,
+          ownerEmail: show.ownerEmail,
           category: show.category,
           explicit: show.explicit,
           guid,
@@ -212,14 +231,15 @@ export function createPodcastFeedService(deps: {
     },
 
     /**
-     * The episode's original audio at its public URL. Without media offload it is read from
+     * The episode's enclosure (its AAC rendition, or an MP3 or M4A original) at its public
+     * URL. Without media offload it is read from
      * storage here (Range, conditional requests); with nginx or a store sending media, the
      * answer is a redirect to a freshly signed /media URL, which that sender serves. Either
      * way a GET from the first byte counts one download before anything is sent.
      */
     async episodeAudio(episodeId: string, request: AudioRequest): Promise<AudioAnswer> {
       const row = await feeds.episodeAudio(episodeId);
-      const audio = row && audioLocation(row.audioKey);
+      const audio = row && enclosedOf(row);
       if (!audio) throw new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
       const { bucket, key } = audio;
       const get = request.method === 'GET';
@@ -263,7 +283,7 @@ export function createPodcastFeedService(deps: {
       }
       return {
         kind: 'bytes',
-        contentType: row.audioMime ?? contentTypeOfKey(key),
+        contentType: audio.file.type,
         size: object.size,
         etag: object.etag,
         lastModified: object.lastModified,

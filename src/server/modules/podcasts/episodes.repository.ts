@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isSqlState } from '../../db/sql-results.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
@@ -6,6 +6,7 @@ import {
   episodeProgress,
   podcastEpisodeRenditions,
   podcastEpisodes,
+  podcasts,
 } from '../../db/schema/index.ts';
 
 export type EpisodeRow = typeof podcastEpisodes.$inferSelect;
@@ -42,6 +43,27 @@ export function createEpisodesRepository(db: Db) {
           desc(podcastEpisodes.publishedAt),
           desc(podcastEpisodes.id),
         );
+    },
+
+    /** Episodes by id (any order), each with its show's title and cover and `userId`'s progress. */
+    async byIds(ids: string[], userId: string) {
+      if (ids.length === 0) return [];
+      return db
+        .select({
+          episode: podcastEpisodes,
+          progress: episodeProgress,
+          show: { title: podcasts.title, coverArtUrl: podcasts.coverArtUrl },
+        })
+        .from(podcastEpisodes)
+        .innerJoin(podcasts, eq(podcasts.id, podcastEpisodes.podcastId))
+        .leftJoin(
+          episodeProgress,
+          and(
+            eq(episodeProgress.episodeId, podcastEpisodes.id),
+            eq(episodeProgress.userId, userId),
+          ),
+        )
+        .where(inArray(podcastEpisodes.id, ids));
     },
 
     async findById(id: string): Promise<EpisodeRow | null> {

@@ -117,6 +117,19 @@ export function createEpisodesService(deps: EpisodesServiceDeps) {
       );
     },
 
+    /** Episodes by id, in the order asked (ids of no episode left out), with `userId`'s progress. */
+    async byIds(ids: string[], userId: string): Promise<EpisodeDto[]> {
+      const rows = await episodes.byIds(ids, userId);
+      const renditions = await renditionsByEpisode(rows.map((r) => r.episode));
+      const byId = new Map(
+        rows.map(({ episode, progress, show }) => [
+          episode.id,
+          toEpisodeDto(episode, show, deps.publicUrl, renditions.get(episode.id) ?? [], progress),
+        ]),
+      );
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
     /**
      * Spec §5 episode upload, all or nothing: the show must be the caller's (checked before
      * the body is read); the form (podcasts.forms.ts) checks the fields as they arrive and

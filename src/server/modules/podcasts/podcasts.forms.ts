@@ -7,7 +7,7 @@ import { uploadForm } from '../../media/upload-form.ts';
  * The podcast forms (media/upload-form.ts): unknown or repeated fields are refused. Text
  * fields up to 32 kB: a 5,000-character description of 4-byte characters fits.
  */
-const limits = { files: 2, fields: 6, parts: 8, fieldSize: 32 * 1024 };
+const limits = { files: 2, fields: 7, parts: 9, fieldSize: 32 * 1024 };
 const cover = {
   kind: 'image',
   rules: COVER_ART,

@@ -1,6 +1,7 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { PodcastDto } from '../../../contracts/songs.contract.ts';
+import type { EpisodeDto } from '../../../contracts/podcasts.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
@@ -36,11 +37,15 @@ export type PodcastsModule = FeatureModule & {
   fixFeedGuid(podcastId: string, guid: string): Promise<string | null>;
   /** Spec §7: shows whose title or description contains `query`, best match first. */
   searchShows(query: string, limit: number): Promise<PodcastDto[]>;
+  /** Episodes by id, in the order asked, with `userId`'s progress (recently played). */
+  episodesByIds(ids: string[], userId: string): Promise<EpisodeDto[]>;
 };
 
 export type PodcastsSettings = {
   /** PUBLIC_URL: a show's feed URL is absolute. */
   publicUrl: string;
+  /** Whether PUBLIC_URL is set: the show page warns its creator when not. */
+  publicUrlSet: boolean;
 };
 
 /**
@@ -95,6 +100,7 @@ export function createPodcastsModule(
     storage: ctx.storage,
     log: ctx.log,
     publicUrl: settings.publicUrl,
+    publicUrlSet: settings.publicUrlSet,
     mediaUrl: mediaModule.publicUrl,
   });
   const routes = podcastsRoutes({ podcasts, episodes, tempDir: mediaModule.tempDir });
@@ -102,6 +108,7 @@ export function createPodcastsModule(
     name: 'podcasts',
     plugin: async (app) => void (await app.register(routes, { prefix: '/api' })),
     searchShows: podcasts.search,
+    episodesByIds: episodes.byIds,
     fixFeedGuid: (podcastId, guid) => shows.fixFeedGuid(podcastId, guid),
   };
 }

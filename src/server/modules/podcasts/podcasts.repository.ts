@@ -16,7 +16,7 @@ export type ShowRow = typeof podcasts.$inferSelect & {
   episodeCount: number;
 };
 export type ShowPatch = Partial<
-  Pick<NewShow, 'title' | 'description' | 'language' | 'category' | 'explicit'>
+  Pick<NewShow, 'title' | 'description' | 'language' | 'category' | 'explicit' | 'ownerEmail'>
 >;
 
 export type PodcastsRepository = ReturnType<typeof createPodcastsRepository>;

@@ -32,6 +32,7 @@ export type PodcastsServiceDeps = {
   log: Log;
   /** PUBLIC_URL (no trailing slash): feed URLs are absolute. */
   publicUrl: string;
+  publicUrlSet: boolean;
   /** The URL clients get for a stored media URL: the media module's. */
   mediaUrl: MediaUrls;
 };
@@ -46,6 +47,7 @@ function changesOf(fields: Partial<PodcastFields>): ShowPatch {
   if (fields.language !== undefined) patch.language = fields.language;
   if (fields.category !== undefined) patch.category = fields.category;
   if (fields.explicit !== undefined) patch.explicit = fields.explicit === 'true';
+  if (fields.owner_email !== undefined) patch.ownerEmail = fields.owner_email || null;
   return patch;
 }
 
@@ -67,6 +69,7 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
       ? (row.category as PodcastCategory)
       : 'Music',
     explicit: row.explicit,
+    owner_email: row.ownerEmail,
     episode_count: row.episodeCount,
     feed_url: feedUrlOf(deps.publicUrl, row.id),
     created_at: row.createdAt.toISOString(),
@@ -111,7 +114,11 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
     async detail(podcastId: string, userId: string): Promise<PodcastDetail> {
       const show = await shows.findById(podcastId);
       if (!show) throw new AppError(ErrorCode.notFound, podcastMessages.podcastNotFound);
-      return { podcast: toShowDto(show), episodes: await deps.episodes.ofShow(show, userId) };
+      return {
+        podcast: toShowDto(show),
+        episodes: await deps.episodes.ofShow(show, userId),
+        public_url_set: deps.publicUrlSet,
+      };
     },
 
     /**

@@ -13,7 +13,7 @@ export const buttonVariants = cva(
         outline: 'border border-input bg-transparent hover:bg-accent hover:text-accent-foreground',
         secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',
         ghost: 'hover:bg-accent hover:text-accent-foreground',
-        link: 'text-primary underline-offset-4 hover:underline',
+        link: 'text-ring underline-offset-4 hover:underline',
         brand: 'brand-gradient text-white shadow-md hover:opacity-90',
       },
       size: {

@@ -15,6 +15,16 @@ import {
   CardHeader,
   CardTitle,
 } from '@/web/components/ui/card.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/web/components/ui/dialog.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 
 const requestsKey = ['admin', 'artist-requests'] as const;
@@ -26,6 +36,57 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 function requestedAt(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
+}
+
+/** Reject removes the request for good: it is asked once more in a dialog. */
+function ConfirmReject({
+  name,
+  disabled,
+  onConfirm,
+}: {
+  name: string;
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={disabled}
+          aria-label={`Reject ${name}`}
+          className="hover:border-destructive hover:bg-destructive/15"
+        >
+          <X aria-hidden="true" />
+          Reject
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Reject this artist request?</DialogTitle>
+          <DialogDescription>
+            {name}'s request is removed and they stay a listener. This cannot be undone.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">Cancel</Button>
+          </DialogClose>
+          <Button
+            variant="destructive"
+            onClick={() => {
+              setOpen(false);
+              onConfirm();
+            }}
+          >
+            Reject
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
 }
 
 function RequestRow({
@@ -78,17 +139,7 @@ function RequestRow({
               <Check aria-hidden="true" />
               Approve
             </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => onDecide('reject')}
-              disabled={pending}
-              aria-label={`Reject ${name}`}
-              className="hover:border-destructive hover:bg-destructive/15"
-            >
-              <X aria-hidden="true" />
-              Reject
-            </Button>
+            <ConfirmReject name={name} disabled={pending} onConfirm={() => onDecide('reject')} />
           </>
         )}
       </div>

@@ -4,7 +4,7 @@ import { Compass, Sparkles } from 'lucide-react';
 import { useHomeSongs } from '@/web/features/catalogue/use-home-songs.ts';
 import { useSession } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
-import { SongSection } from '@/web/features/catalogue/song-section.tsx';
+import { HomeTracks } from '@/web/features/catalogue/home-tracks.tsx';
 import { AdSlot } from '@/web/features/ads/index.ts';
 
 function AiBanner() {
@@ -67,7 +67,7 @@ function AiBanner() {
 
 export default function HomePage() {
   const { user, session } = useSession();
-  const { data, isPending } = useHomeSongs();
+  const { data, isPending, isError, isFetching, refetch } = useHomeSongs();
   const name = user?.display_name?.trim();
   // 'Welcome back' is for someone who has been here before; the session sign-up opened is not.
   const greeting = session?.returning === false ? 'Welcome to Canto' : 'Welcome back';
@@ -79,17 +79,12 @@ export default function HomePage() {
       </p>
       <AiBanner />
       <AdSlot />
-      <SongSection
-        id="recent-tracks"
-        title="Recent Tracks"
-        songs={data?.recent ?? []}
-        loading={isPending}
-      />
-      <SongSection
-        id="popular-tracks"
-        title="Popular Tracks"
-        songs={data?.popular ?? []}
-        loading={isPending}
+      <HomeTracks
+        data={data}
+        isPending={isPending}
+        isError={isError}
+        retrying={isFetching}
+        onRetry={() => void refetch()}
       />
     </div>
   );

@@ -1,7 +1,8 @@
 // Spec §2 Search: a search box, Songs/Podcasts tabs, genre and sort filters and a Clear filters
 // badge. §4: it runs 300 ms after typing stops and an empty query clears the results; §8: a
 // failure clears them silently; §9: 20 results, the genre and sort values.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Podcast as PodcastIcon, Search, SearchX, X } from 'lucide-react';
 import type { PodcastDto } from '@/contracts/songs.contract.ts';
 import {
@@ -140,13 +141,27 @@ function LoadingGrid() {
 
 export default function SearchPage() {
   const ids = useId();
-  const [text, setText] = useState('');
+  // The query lives in the URL (/search?q=…): a link shares it, back and forward step through
+  // the searches made. The box follows the URL when it changes from outside (history, a link).
+  const [params, setParams] = useSearchParams();
+  const urlQ = (params.get('q') ?? '').trim();
+  const [text, setText] = useState(urlQ);
+  const [seenUrlQ, setSeenUrlQ] = useState(urlQ);
+  if (urlQ !== seenUrlQ) {
+    setSeenUrlQ(urlQ);
+    if (urlQ !== text.trim()) setText(urlQ);
+  }
   const [type, setType] = useState<SearchType>('songs');
   const [genre, setGenre] = useState<GenreFilter>(DEFAULT_GENRE);
   const [sort, setSort] = useState<SearchSort>(DEFAULT_SORT);
   const debounced = useDebouncedValue(text, listSizes.searchDebounceMs);
-  // Clearing the box clears at once; only typing waits for the debounce.
-  const q = text.trim() ? debounced.trim() : '';
+  // Clearing the box clears at once; only typing waits for the debounce; a query the URL
+  // already holds (a link, back/forward) runs at once.
+  const q = text.trim() === urlQ ? urlQ : text.trim() ? debounced.trim() : '';
+  useEffect(() => {
+    // Each settled query is a history entry of its own.
+    if (q !== urlQ) setParams(q ? { q } : {});
+  }, [q, urlQ, setParams]);
   const songs = type === 'songs';
 
   const { data, isFetching, isPlaceholderData } = useSearch({

@@ -34,11 +34,13 @@ type Open = 'edit' | 'delete' | null;
 
 function useRefreshSongs() {
   const qc = useQueryClient();
-  // Home, Browse, genre lists and Search all start with one of these keys.
+  // Home, Browse, genre lists and Search all start with one of these keys; artist profiles
+  // (their songs and song count) with 'profiles' (the social feature's keys).
   return () =>
     Promise.all([
       qc.invalidateQueries({ queryKey: ['songs'] }),
       qc.invalidateQueries({ queryKey: ['search'] }),
+      qc.invalidateQueries({ queryKey: ['profiles'] }),
     ]);
 }
 

@@ -1,5 +1,5 @@
-// Home's data in one place (spec §2 Recent Tracks / Popular Tracks). A failed call reads as
-// "no tracks yet": the home screen never shows an error for its sections.
+// Home's data in one place (spec §2 Recent Tracks / Popular Tracks). A failed call is an
+// error the screen shows with Retry, never an empty catalogue.
 import { useQuery } from '@tanstack/react-query';
 import { songsApi } from '@/contracts/api/songs.api.ts';
 import type { SongDto } from '@/contracts/songs.contract.ts';
@@ -15,22 +15,17 @@ export interface HomeSongs {
 }
 
 const PER_SECTION = 6;
-const empty: HomeSongs = { recent: [], popular: [] };
 
 export function useHomeSongs() {
   const userId = useSession().user?.id;
   return useQuery({
     queryKey: ['songs', 'home'],
     queryFn: async ({ signal }): Promise<HomeSongs> => {
-      try {
-        const data = await api(songsApi.home, { signal });
-        return {
-          recent: (data.recent ?? []).slice(0, PER_SECTION),
-          popular: (data.popular ?? []).slice(0, PER_SECTION),
-        };
-      } catch {
-        return empty;
-      }
+      const data = await api(songsApi.home, { signal });
+      return {
+        recent: (data.recent ?? []).slice(0, PER_SECTION),
+        popular: (data.popular ?? []).slice(0, PER_SECTION),
+      };
     },
     staleTime: 30_000,
     refetchInterval: pollWhileProcessing<HomeSongs>(userId, (d) => [...d.recent, ...d.popular]),

@@ -4,7 +4,7 @@ import {
   countOf,
   dayFull,
   dayShort,
-  formatHours,
+  formatListened,
   formatPercent,
   hasActivity,
   playedAgo,
@@ -17,10 +17,15 @@ describe('figures', () => {
     expect(countOf(1234, 'play')).toBe('1,234 plays');
   });
 
-  it('hours keep the server’s two decimals, percent one', () => {
-    expect(formatHours(0.25)).toBe('0.25');
-    expect(formatHours(12.5)).toBe('12.5');
-    expect(formatHours(1024)).toBe('1,024');
+  it('time listened: under an hour in minutes, else hours with two decimals; percent one', () => {
+    expect(formatListened(0.75)).toBe('45 min');
+    expect(formatListened(0.25)).toBe('15 min');
+    expect(formatListened(0.999)).toBe('59 min');
+    expect(formatListened(0.001)).toBe('< 1 min');
+    expect(formatListened(0)).toBe('0 min');
+    expect(formatListened(1)).toBe('1 hour');
+    expect(formatListened(12.5)).toBe('12.5 hours');
+    expect(formatListened(1024)).toBe('1,024 hours');
     expect(formatPercent(87.5)).toBe('87.5%');
     expect(formatPercent(100)).toBe('100%');
     expect(formatPercent(0)).toBe('0%');

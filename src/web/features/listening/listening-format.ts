@@ -3,13 +3,25 @@
 const LOCALE = 'en-US';
 
 const integer = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+// The server sends hours with two decimals: 12.5, 1,024.
 const hours = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 const percent = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
 
 /** 1,234 */
 export const formatCount = (n: number): string => integer.format(n);
-/** The server sends hours with two decimals: 0.25, 12.5, 1,024 */
-export const formatHours = (h: number): string => hours.format(h);
+/**
+ * Time listened, given in hours: under one hour in whole minutes ('45 min', not '0.75'),
+ * else hours ('1 hour', '12.5 hours').
+ */
+export function formatListened(h: number): string {
+  if (!(h > 0)) return '0 min';
+  if (h < 1) {
+    const minutes = Math.round(h * 60);
+    // Rounding up to 60 would read as '60 min' for what is under an hour.
+    return minutes < 1 ? '< 1 min' : `${Math.min(59, minutes)} min`;
+  }
+  return `${hours.format(h)} ${h === 1 ? 'hour' : 'hours'}`;
+}
 /** Completion rate, a percent with one decimal at most: '87.5%' */
 export const formatPercent = (p: number): string => `${percent.format(p)}%`;
 

@@ -1,15 +1,18 @@
-// Spec §2 Recently played: the listener's last 20 plays, newest first, each playable.
+// Spec §2 Recently played: the listener's last 20 plays of songs and episodes, newest first,
+// each playable.
 import { History } from 'lucide-react';
 import type { RecentlyPlayedItem } from '@/contracts/listening.contract.ts';
 import { LoadFailed } from '@/web/components/page-status.tsx';
 import { SongRowsSkeleton, songListClass } from '@/web/components/song/song-row.tsx';
 import { SongRowWithActions } from '@/web/features/library/index.ts';
+import { EpisodeRow } from '@/web/features/podcasts/index.ts';
 import { useRecentlyPlayed } from './use-listening.ts';
 import { playedAgo, playedAt } from './listening-format.ts';
 
 const SKELETON_ROWS = 6;
 
 function PlayRow({ item, now }: { item: RecentlyPlayedItem; now: number }) {
+  if (item.kind === 'episode') return <EpisodeRow episode={item.episode} />;
   return (
     <SongRowWithActions
       song={item.song}
@@ -58,7 +61,7 @@ export default function RecentlyPlayedPage() {
         <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed px-6 py-12 text-center text-muted-foreground">
           <History className="size-8" aria-hidden="true" />
           <p className="font-medium text-foreground">No recently played songs yet</p>
-          <p className="text-sm">Songs you play will show up here, newest first.</p>
+          <p className="text-sm">Songs and episodes you play will show up here, newest first.</p>
         </div>
       ) : (
         <ol className={songListClass}>

@@ -36,16 +36,18 @@ describe('Your Listening Stats', () => {
   it('shows the four figures as label and value pairs', () => {
     const html = render(stats);
     expect(figure(html, 'Total Streams')).toBe('1,234');
-    expect(figure(html, 'Hours Listened')).toBe('12.5');
     expect(figure(html, 'Completion Rate')).toBe('87.5%');
     expect(figure(html, 'Completed Plays')).toBe('1,080');
+    expect(figure(html, 'Hours Listened')).toBe('12.5 hours');
+    expect(figure(render({ ...stats, totalHours: 0.75 }), 'Hours Listened')).toBe('45 min');
   });
 
   it('ranks artists with streams and hours, and genres with bars relative to the top one', () => {
     const html = render(stats);
     expect(html).toContain('Your Top Artists');
     expect(html).toMatch(/Aria<\/p><p[^>]*>700 streams · 8.25 hours/);
-    expect(html).toMatch(/Bo<\/p><p[^>]*>1 stream · 0.05 hours/);
+    // Under an hour reads as minutes: 0.05 h is 3 min.
+    expect(html).toMatch(/Bo<\/p><p[^>]*>1 stream · 3 min/);
     expect(html).toContain('Top Genres');
     const bars = [...html.matchAll(/data-testid="genre-bar"[^>]*style="width:([\d.]+)%"/g)];
     expect(bars.map((m) => Number(m[1]))).toEqual([100, 25]);

@@ -14,7 +14,7 @@ import {
   dayFull,
   dayShort,
   formatCount,
-  formatHours,
+  formatListened,
   formatPercent,
   hasActivity,
 } from './listening-format.ts';
@@ -36,7 +36,7 @@ function Figures({ stats }: { stats: UserStats }) {
   return (
     <dl className="grid grid-cols-2 gap-3 md:gap-4 lg:grid-cols-4">
       <Figure label="Total Streams" value={formatCount(stats.totalStreams)} icon={Headphones} />
-      <Figure label="Hours Listened" value={formatHours(stats.totalHours)} icon={Clock} />
+      <Figure label="Hours Listened" value={formatListened(stats.totalHours)} icon={Clock} />
       <Figure label="Completion Rate" value={formatPercent(stats.completionRate)} icon={Percent} />
       <Figure
         label="Completed Plays"
@@ -91,7 +91,7 @@ function TopArtists({ artists }: { artists: UserStats['topArtists'] }) {
               {a.name}
             </p>
             <p className="text-xs text-muted-foreground tabular-nums">
-              {countOf(a.streams, 'stream')} · {formatHours(a.hours)} hours
+              {countOf(a.streams, 'stream')} · {formatListened(a.hours)}
             </p>
           </div>
         </li>

@@ -40,7 +40,7 @@ function EpisodeStateLine({ episode }: { episode: EpisodeDto }) {
   }
   return (
     <div data-testid="episode-state" className="flex items-center gap-2 text-xs font-medium">
-      <span className="text-primary">In progress</span>
+      <span className="text-ring">In progress</span>
       {state.fraction !== null && (
         <span
           aria-hidden="true"

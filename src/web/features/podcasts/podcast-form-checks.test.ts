@@ -68,6 +68,15 @@ describe('show form checks', () => {
     expect(firstShowProblem({ ...show, title: 'x'.repeat(200) })).toBeNull();
   });
 
+  it('owner email: empty or an address', () => {
+    expect(firstShowProblem({ ...show, ownerEmail: '' })).toBeNull();
+    expect(firstShowProblem({ ...show, ownerEmail: ' me@show.test ' })).toBeNull();
+    expect(firstShowProblem({ ...show, ownerEmail: 'me@' })).toEqual({
+      field: 'ownerEmail',
+      message: podcastMessages.ownerEmail,
+    });
+  });
+
   it('language, category and cover as the server reads them', () => {
     expect(firstShowProblem({ ...show, language: 'pt-BR' })).toBeNull();
     expect(firstShowProblem({ ...show, language: 'english!' })?.field).toBe('language');

@@ -17,13 +17,14 @@ export interface Problem<Field extends string> {
   message: string;
 }
 
-export type ShowField = 'title' | 'description' | 'language' | 'category' | 'cover';
+export type ShowField = 'title' | 'description' | 'language' | 'category' | 'ownerEmail' | 'cover';
 
 export function firstShowProblem(form: {
   title: string;
   description: string;
   language: string;
   category: string;
+  ownerEmail?: string;
   cover: UploadFile | null;
 }): Problem<ShowField> | null {
   const parsed = podcastFields.safeParse({
@@ -31,10 +32,13 @@ export function firstShowProblem(form: {
     description: form.description,
     language: form.language.trim() || undefined,
     category: form.category,
+    owner_email: form.ownerEmail,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = (issue?.path[0] as ShowField | undefined) ?? 'title';
+    const path = issue?.path[0];
+    const field =
+      path === 'owner_email' ? 'ownerEmail' : ((path as ShowField | undefined) ?? 'title');
     return { field, message: issue?.message ?? podcastMessages.titleRequired };
   }
   const cover = form.cover;

@@ -39,6 +39,7 @@ export function ShowForm({
   const [language, setLanguage] = useState(show?.language ?? DEFAULT_LANGUAGE);
   const [category, setCategory] = useState<string>(show?.category ?? DEFAULT_CATEGORY);
   const [explicit, setExplicit] = useState(show?.explicit ?? false);
+  const [ownerEmail, setOwnerEmail] = useState(show?.owner_email ?? '');
   const [cover, setCover] = useState<File | null>(null);
   const { setInvalid, bind, idOf } = useInvalidField<ShowField>();
   const busy = save.isPending;
@@ -46,7 +47,7 @@ export function ShowForm({
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const problem = firstShowProblem({ title, description, language, category, cover });
+    const problem = firstShowProblem({ title, description, language, category, ownerEmail, cover });
     if (problem) {
       setInvalid(problem.field);
       toast.error('Error', { id: 'podcast-form', description: problem.message });
@@ -62,6 +63,8 @@ export function ShowForm({
     form.append('language', language.trim() || DEFAULT_LANGUAGE);
     form.append('category', category);
     form.append('explicit', String(explicit));
+    // An edit may clear the owner e-mail; a new show just leaves it out.
+    if (ownerEmail.trim() || show) form.append('owner_email', ownerEmail.trim());
     if (cover) form.append('cover', cover);
     save.mutate(
       { id: show?.id ?? null, form },
@@ -118,6 +121,16 @@ export function ShowForm({
             ))}
           </SelectField>
         </div>
+
+        <TextField
+          label="Owner email"
+          type="email"
+          value={ownerEmail}
+          {...bind('ownerEmail', setOwnerEmail)}
+          placeholder="you@example.com"
+          autoComplete="email"
+          hint="Published in the show's RSS feed as its owner; Apple Podcasts asks for one."
+        />
 
         <div className="flex items-center gap-3">
           <Switch

@@ -114,6 +114,29 @@ function OwnerLinks({ show }: { show: PodcastShowDto }) {
   );
 }
 
+/**
+ * To the show's creator only: what keeps podcast apps from taking the feed — links that
+ * name localhost (PUBLIC_URL unset) and no owner e-mail (Apple asks for one).
+ */
+function FeedWarnings({ show, publicUrlSet }: { show: PodcastShowDto; publicUrlSet: boolean }) {
+  const problems = [
+    publicUrlSet ? null : podcastMessages.publicUrlUnset,
+    show.owner_email ? null : podcastMessages.ownerEmailMissing,
+  ].filter((p) => p !== null);
+  if (problems.length === 0) return null;
+  return (
+    <div
+      role="status"
+      aria-label="Feed warnings"
+      className="mb-8 space-y-1 rounded-xl border border-amber-500/50 bg-amber-500/10 px-4 py-3 text-sm"
+    >
+      {problems.map((p) => (
+        <p key={p}>{p}</p>
+      ))}
+    </div>
+  );
+}
+
 function ShowHeader({ show }: { show: PodcastShowDto }) {
   const count = show.episode_count;
   return (
@@ -220,6 +243,9 @@ export function ShowView({ id }: { id: string }) {
       ) : (
         <>
           {show ? <ShowHeader show={show} /> : <HeaderSkeleton />}
+          {isCreator && data ? (
+            <FeedWarnings show={data.podcast} publicUrlSet={data.public_url_set} />
+          ) : null}
           <h3
             id={EPISODES_HEADING_ID}
             tabIndex={-1}

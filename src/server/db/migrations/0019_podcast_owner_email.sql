@@ -1,0 +1,2 @@
+ALTER TABLE "podcasts" ADD COLUMN "owner_email" text;--> statement-breakpoint
+ALTER TABLE "podcasts" ADD CONSTRAINT "podcasts_owner_email_len" CHECK (char_length("podcasts"."owner_email") between 3 and 254);
