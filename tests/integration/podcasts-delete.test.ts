@@ -124,7 +124,11 @@ describe.each(dbKinds)('podcast deletion on %s', (kind) => {
       episode_number: '2',
     });
     await saveProgress(doomed.id);
-    expect((await feed(show.id)).body).toContain('Doomed Episode');
+    // Its WAV is not in the feed before its AAC rendition exists; the processed case below
+    // proves a deleted episode leaves the feed.
+    expect((await showDetail(ctx, listener, show.id)).episodes.map((e) => e.id)).toContain(
+      doomed.id,
+    );
     expect(fs.existsSync(fileOf(doomed.audio_url))).toBe(true);
     expect((await jobOf(doomed.id))?.state).toBe('queued');
 
@@ -135,9 +139,7 @@ describe.each(dbKinds)('podcast deletion on %s', (kind) => {
     const detail = await showDetail(ctx, listener, show.id);
     expect(detail.episodes.map((e) => e.id)).toEqual([kept.id]);
     expect(detail.podcast.episode_count).toBe(1);
-    const xml = (await feed(show.id)).body;
-    expect(xml).not.toContain('Doomed Episode');
-    expect(xml).toContain('Kept Episode');
+    expect((await feed(show.id)).body).not.toContain('Doomed Episode');
     expect(fs.existsSync(fileOf(doomed.audio_url))).toBe(false);
     expect(fs.existsSync(fileOf(kept.audio_url))).toBe(true);
     expect(
@@ -186,9 +188,14 @@ describe.each(dbKinds)('podcast deletion on %s', (kind) => {
       '.webm',
     ]);
 
+    expect((await feed(show.id)).body).toContain('Processed Then Deleted');
+
     const res = await del(maker, `/api/episodes/${uploaded.id}`);
     expect(res.statusCode, res.body).toBe(204);
     expect(podcastFiles(ctx)).toEqual(before);
+    const xml = (await feed(show.id)).body;
+    expect(xml).not.toContain('Processed Then Deleted');
+    expect(xml).toContain('Kept Episode');
     expect(
       await count(
         sql`select count(*)::int as n from podcast_episode_renditions where episode_id = ${uploaded.id}`,
