@@ -156,8 +156,10 @@ export default function SearchPage() {
   const [sort, setSort] = useState<SearchSort>(DEFAULT_SORT);
   const debounced = useDebouncedValue(text, listSizes.searchDebounceMs);
   // Clearing the box clears at once; only typing waits for the debounce; a query the URL
-  // already holds (a link, back/forward) runs at once.
-  const q = text.trim() === urlQ ? urlQ : text.trim() ? debounced.trim() : '';
+  // already holds (a link, back/forward) runs at once. While typing settles, the last settled
+  // query stays: a stale debounced value must not reach the URL and then overwrite the box.
+  const typed = text.trim();
+  const q = !typed ? '' : typed === urlQ ? urlQ : debounced === text ? typed : urlQ;
   useEffect(() => {
     // Each settled query is a history entry of its own.
     if (q !== urlQ) setParams(q ? { q } : {});
