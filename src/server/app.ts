@@ -221,7 +221,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createAdsModule(ctx, {
       media: mediaModule,
       premium,
-      settings: { showingIntervalSeconds: env.adShowingIntervalSeconds },
+      settings: {
+        showingIntervalSeconds: env.adShowingIntervalSeconds,
+        showingAsksPerMinute: env.adShowingAsksPerMinute,
+      },
     }),
   ];
   for (const module of modules) await app.register(module.plugin);

@@ -105,6 +105,7 @@ const schema = z
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
     AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+    AD_SHOWING_ASKS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     TRUST_PROXY: addressList.default([]),
     SESSION_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     LIVE_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(20),
@@ -235,6 +236,8 @@ export type Env = {
    * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
    */
   adShowingIntervalSeconds: number;
+  /** Ad showings one listener may ask for per minute, past which 429 (AD_SHOWING_ASKS_PER_MINUTE). */
+  adShowingAsksPerMinute: number;
   logLevel: string;
   /** Reverse proxies (IPs/CIDRs) whose X-Forwarded-For names the client; empty: none. */
   trustProxy: string[];
@@ -322,6 +325,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
     adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
+    adShowingAsksPerMinute: v.AD_SHOWING_ASKS_PER_MINUTE,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     sessionMaxLifetimeDays: v.SESSION_MAX_LIFETIME_DAYS,

@@ -60,6 +60,8 @@ const child = spawn(process.execPath, startArgs, {
     // One shared listener sees several ads in a row across the ad journeys: no frequency cap
     // (docs/decisions/0023; the cap's tests are tests/integration/ad-impressions.test.ts).
     AD_SHOWING_INTERVAL_SECONDS: '0',
+    // Every journey's full page load asks for a showing as the one shared listener.
+    AD_SHOWING_ASKS_PER_MINUTE: '10000',
     // Journeys that make accounts through the API say so as a proxy would (X-Forwarded-For,
     // support.ts ownAddress), so they don't spend the browser's sign-up allowance (5 an hour
     // per address); requests without the header stay 127.0.0.1.

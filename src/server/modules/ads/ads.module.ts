@@ -32,7 +32,7 @@ export function createAdsModule(
   }: {
     media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
     premium: Pick<PremiumModule, 'isSubscribed'>;
-    settings: { showingIntervalSeconds: number };
+    settings: { showingIntervalSeconds: number; showingAsksPerMinute: number };
   },
 ): FeatureModule {
   const db = ctx.database.db;
@@ -47,6 +47,7 @@ export function createAdsModule(
     // Rows keep `/media/<bucket>/<key>`; the signature is added on the way out.
     publicUrl: mediaModule.publicUrl,
     showingIntervalSeconds: settings.showingIntervalSeconds,
+    showingAsksPerMinute: settings.showingAsksPerMinute,
     limiter: ctx.rateLimiter,
     isSubscribed: premium.isSubscribed,
     enqueueMedia: mediaModule.registerJob(AD_MEDIA, media),

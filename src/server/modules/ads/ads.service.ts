@@ -54,6 +54,8 @@ export type AdsServiceDeps = {
   publicUrl: MediaUrls;
   /** The frequency cap: one showing per listener this often (0: none). */
   showingIntervalSeconds: number;
+  /** The asking rule's limit per listener and minute. */
+  showingAsksPerMinute: number;
   limiter: Pick<RateLimiter, 'hit'>;
   /** The premium module's check: subscribers are never handed an ad. */
   isSubscribed: (userId: string) => Promise<boolean>;
@@ -261,7 +263,10 @@ export function createAdsService(deps: AdsServiceDeps) {
      * `next_showing_at` says when). Asking is rate limited per listener (429).
      */
     async issueShowing(userId: string): Promise<AdShowingResponse> {
-      await deps.limiter.hit({ rule: rateRules.adShowingPerUser, subject: userId });
+      await deps.limiter.hit({
+        rule: { ...rateRules.adShowingPerUser, limit: deps.showingAsksPerMinute },
+        subject: userId,
+      });
       if (await deps.isSubscribed(userId))
         throw new AppError(ErrorCode.forbidden, adMessages.subscriberNoAds);
       const row = await ads.nextActive();
