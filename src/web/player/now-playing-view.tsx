@@ -6,10 +6,9 @@
 import type { RefObject } from 'react';
 import { ChevronDown, ListMusic } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import { ArtistLink } from '@/web/components/song/artist-link.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
-import { Link } from 'react-router';
 import { SeekBar, Transport } from './player-transport.tsx';
+import { ItemByline } from './item-byline.tsx';
 import { QueueList } from './queue-list.tsx';
 import { useNowPlaying, usePlayerControls, usePlayerQueue } from './use-player.ts';
 
@@ -93,16 +92,7 @@ export function NowPlayingView({
                 {current.title}
               </h2>
               <p className="truncate text-muted-foreground">
-                {current.kind === 'episode' && current.podcastId ? (
-                  <Link
-                    to={`/podcasts?show=${current.podcastId}`}
-                    className="rounded-sm underline-offset-2 outline-none hover:text-foreground hover:underline focus-visible:underline focus-visible:ring-2 focus-visible:ring-ring/60"
-                  >
-                    {current.podcastTitle}
-                  </Link>
-                ) : (
-                  <ArtistLink artistId={current.artistId}>{current.podcastTitle}</ArtistLink>
-                )}
+                <ItemByline item={current} />
               </p>
             </div>
             <SeekBar peaksUrl={current.waveformUrl ?? null} testIds={false} />

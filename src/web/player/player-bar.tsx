@@ -19,13 +19,12 @@ import {
   type PlayerItem,
 } from './use-player.ts';
 import { PlaybackSpeed } from './podcast-controls.tsx';
+import { ItemByline } from './item-byline.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { SeekBar, toggleClass, Transport } from './player-transport.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
 import { useNowPlayingView } from './now-playing-state.ts';
-import { ArtistLink } from '@/web/components/song/artist-link.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
-import { Link } from 'react-router';
 
 const NowPlayingView = lazy(() =>
   import('./now-playing-view.tsx').then((m) => ({ default: m.NowPlayingView })),
@@ -140,16 +139,7 @@ export function PlayerBar({
                   {current.title}
                 </p>
                 <p data-testid="player-artist" className="truncate text-xs text-muted-foreground">
-                  {current.kind === 'episode' && current.podcastId ? (
-                    <Link
-                      to={`/podcasts?show=${current.podcastId}`}
-                      className="rounded-sm underline-offset-2 outline-none hover:text-foreground hover:underline focus-visible:underline focus-visible:ring-2 focus-visible:ring-ring/60"
-                    >
-                      {current.podcastTitle}
-                    </Link>
-                  ) : (
-                    <ArtistLink artistId={current.artistId}>{current.podcastTitle}</ArtistLink>
-                  )}
+                  <ItemByline item={current} />
                 </p>
               </div>
             </div>
