@@ -21,6 +21,12 @@ export const ErrorCode = {
   adShowingTooEarly: 'ad_showing_too_early',
   adInactive: 'ad_inactive',
   adListenerPremium: 'ad_listener_premium',
+  // Money (docs/decisions/0029): each refusal moves no balance and writes nothing.
+  insufficientBalance: 'insufficient_balance',
+  withdrawalNotPending: 'withdrawal_not_pending',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  revenueRunInProgress: 'revenue_run_in_progress',
+  monthNotStarted: 'month_not_started',
   payloadTooLarge: 'payload_too_large',
   unsupportedMedia: 'unsupported_media',
   // Audio of a known kind that is still refused: it does not decode, or its length is absurd.
