@@ -269,3 +269,44 @@ export const artistWithdrawals = pgTable(
     index('artist_withdrawals_status_idx').on(t.status, t.requestedAt.desc().nullsFirst()),
   ],
 );
+
+export const tipStatusEnum = pgEnum('tip_status', ['pending', 'paid', 'failed']);
+
+/**
+ * A listener's tip to an artist ($1–$100), paid through the payment provider. A paid tip is
+ * credited, less the platform fee, to the artist's tip_revenue of the month it was paid in
+ * (docs/decisions/0029); the provider's id makes a repeated webhook or confirm count once.
+ */
+export const tips = pgTable(
+  'tips',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    listenerId: uuid('listener_id').references(() => users.id, { onDelete: 'set null' }),
+    artistId: uuid('artist_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountCents: cents('amount_cents').notNull(),
+    /** 5 % of the amount, rounded half up, fixed when the tip is paid. */
+    feeCents: cents('fee_cents')
+      .notNull()
+      .default(sql`0`),
+    provider: paymentProviderEnum('provider').notNull(),
+    /** The provider's checkout or payment id; unique so a repeated event credits once. */
+    providerRef: text('provider_ref'),
+    status: tipStatusEnum('status').notNull().default('pending'),
+    message: text('message'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('tips_amount_range', sql`${t.amountCents} between 100 and 10000`),
+    check('tips_fee_range', sql`${t.feeCents} >= 0 and ${t.feeCents} <= ${t.amountCents}`),
+    check('tips_paid_at', sql`${t.status} <> 'paid' or ${t.paidAt} is not null`),
+    lengthBetween('tips_message_len', t.message, 0, 280),
+    uniqueIndex('tips_provider_ref_key').on(t.provider, t.providerRef),
+    // The monthly run and the artist's month: paid tips by artist and time.
+    index('tips_artist_paid_idx')
+      .on(t.artistId, t.paidAt)
+      .where(sql`${t.status} = 'paid'`),
+  ],
+);
