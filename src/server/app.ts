@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createFfmpeg } from './media/ffmpeg.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
+import { createArtistAnalyticsModule } from './modules/artist-analytics/artist-analytics.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import {
@@ -191,6 +192,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
+  const listening = createListeningModule(ctx, {
+    songs,
+    podcasts,
+    settings: { foldSeconds: env.playCountFoldSeconds },
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -198,11 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createArtistApprovalModule(ctx, { roles, notifications }),
     mediaModule,
     songs,
-    createListeningModule(ctx, {
-      songs,
-      podcasts,
-      settings: { foldSeconds: env.playCountFoldSeconds },
-    }),
+    listening,
+    createArtistAnalyticsModule(ctx, { listening }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {

@@ -1,5 +1,6 @@
 import { adminApi } from './admin.api.ts';
 import { adsApi } from './ads.api.ts';
+import { artistAnalyticsApi } from './artist-analytics.api.ts';
 import { authApi } from './auth.api.ts';
 import type { RouteDefinition } from './define-route.ts';
 import { libraryApi } from './library.api.ts';
@@ -36,6 +37,7 @@ export const routeTable = {
   social: socialApi,
   premium: premiumApi,
   ads: adsApi,
+  artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */
