@@ -157,6 +157,12 @@ describe.each(dbKinds)('artist analytics on %s', (kind) => {
       top_episodes: [],
       new_followers: { count: 0, latest: [] },
     });
+    // Without plays nothing is stored: the read stays a read.
+    const [stored] = await rows<{ n: number | string }>(
+      ctx,
+      sql`select count(*) as n from artist_daily_analytics where artist_id = ${newArtist.userId}`,
+    );
+    expect(Number(stored!.n)).toBe(0);
   });
 
   it('counts the hand-made streams per UTC day, the windows, the estimate and the lists', async () => {

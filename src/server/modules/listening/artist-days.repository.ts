@@ -35,7 +35,11 @@ const artistPlays = (
  */
 export function createArtistDaysRepository(db: Db) {
   return {
-    /** Counts the finished days of [first, today) that have no final row yet. */
+    /**
+     * Counts the finished days of [first, today) that have no final row yet. Nothing is
+     * stored while none of them had a play, so a new artist's dashboard writes nothing (and
+     * counts their few plays each time).
+     */
     async rollUp(artistId: string, first: string, today: string, now: Date): Promise<void> {
       const utc = (d: ReturnType<typeof sql>) => sql`((${d})::timestamp at time zone 'UTC')`;
       await db.execute(sql`
@@ -49,14 +53,19 @@ export function createArtistDaysRepository(db: Db) {
           select ${utc(sql`min(day)`)} as lo, ${utc(sql`max(day) + 1`)} as hi from stale
         ), plays as (
           ${artistPlays(artistId, sql`(select lo from bounds)`, sql`(select hi from bounds)`)}
+        ), counted as (
+          select st.day, count(p.user_id) as streams, count(distinct p.user_id) as listeners,
+                 coalesce(sum(p.listened_ms), 0) as listened_ms
+          from stale st
+          left join plays p on (p.played_at at time zone 'UTC')::date = st.day
+          group by st.day
         )
         insert into artist_daily_analytics
           (artist_id, analytics_date, total_streams, unique_listeners, listened_ms, updated_at)
-        select ${artistId}, st.day, count(p.user_id), count(distinct p.user_id),
-               coalesce(sum(p.listened_ms), 0), ${now.toISOString()}::timestamptz
-        from stale st
-        left join plays p on (p.played_at at time zone 'UTC')::date = st.day
-        group by st.day
+        select ${artistId}, day, streams, listeners, listened_ms, ${now.toISOString()}::timestamptz
+        from counted
+        -- An artist without plays in these days stores nothing: their reads stay reads.
+        where exists (select 1 from counted where streams > 0)
         on conflict (artist_id, analytics_date) do update
           set total_streams = excluded.total_streams,
               unique_listeners = excluded.unique_listeners,
