@@ -119,6 +119,8 @@ describe.each(dbKinds)('artist analytics on %s', (kind) => {
     await play(ctx, listener1, { song: song1 }, dayAt(29, 0));
     // 30 days ago (its last millisecond): outside the window, but in the songs' plays.
     await play(ctx, listener2, { song: song1 }, new Date(today0 - 29 * DAY - 1), 5);
+    // 40 days ago: counts for the episode's plays, not in the window.
+    await play(ctx, listener3, { episode }, dayAt(40));
     // Another artist's plays count only for them.
     await play(ctx, listener1, { song: otherSong }, dayAt(0), 4);
     await play(ctx, listener1, { song: otherSong }, dayAt(3), 4);
@@ -192,7 +194,7 @@ describe.each(dbKinds)('artist analytics on %s', (kind) => {
       { id: song2, title: 'Second Song', plays: 2 },
     ]);
     expect(a.top_episodes).toEqual([
-      { id: episode, title: 'Pilot', podcast_title: 'Show of Pilot', plays: 1 },
+      { id: episode, title: 'Pilot', podcast_title: 'Show of Pilot', plays: 2 },
     ]);
     expect(a.new_followers.count).toBe(2);
     expect(a.new_followers.latest.map((f) => [f.user_id, f.display_name])).toEqual([
@@ -214,6 +216,15 @@ describe.each(dbKinds)('artist analytics on %s', (kind) => {
     const after = await analytics(artist);
     expect(after.days[29]).toEqual({ date: date(0), streams: 4, unique_listeners: 3 });
     expect(after.recent_streams).toBe(7);
+    // The episode's finished days are kept (1 play, 40 days ago); today's are counted live.
+    const [kept] = await rows<{ plays: number | string; counted_until: Date | string }>(
+      ctx,
+      sql`select plays, counted_until from episode_play_totals where episode_id = ${episode}`,
+    );
+    expect(Number(kept!.plays)).toBe(1);
+    expect(new Date(kept!.counted_until).getTime()).toBe(today0);
+    await play(ctx, listener1, { episode }, dayAt(0, 3));
+    expect((await analytics(artist)).top_episodes[0]!.plays).toBe(3);
     expect(after.streams_30d).toBe(11);
     // 11 × 0.4 = 4.4 cents → 4.
     expect(after.estimated_revenue_cents).toBe(4);

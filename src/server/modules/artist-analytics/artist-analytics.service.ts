@@ -30,12 +30,14 @@ export function createArtistAnalyticsService({
       const todayStart = Date.parse(now.toISOString().slice(0, 10));
       const [days, overview] = await Promise.all([
         artistDays(artistId, DASHBOARD_DAYS),
-        analytics.overview(artistId, {
-          // The same window as the daily series: since the first of its 30 UTC days.
-          followersSince: new Date(todayStart - (DASHBOARD_DAYS - 1) * DAY_MS),
-          top: DASHBOARD_TOP,
-          followersShown: NEW_FOLLOWERS_SHOWN,
-        }),
+        analytics.countEpisodePlays(artistId, new Date(todayStart)).then(() =>
+          analytics.overview(artistId, {
+            // The same window as the daily series: since the first of its 30 UTC days.
+            followersSince: new Date(todayStart - (DASHBOARD_DAYS - 1) * DAY_MS),
+            top: DASHBOARD_TOP,
+            followersShown: NEW_FOLLOWERS_SHOWN,
+          }),
+        ),
       ]);
       // Summing at most 30 day rows SQL has already counted, not plays.
       const streams30 = days.reduce((n, d) => n + d.streams, 0);

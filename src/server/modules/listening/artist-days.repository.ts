@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { queryRows } from '../../db/sql-results.ts';
+import { queryRowsNamed } from '../../db/sql-results.ts';
 
 export type ArtistDaysRepository = ReturnType<typeof createArtistDaysRepository>;
 
@@ -42,7 +42,9 @@ export function createArtistDaysRepository(db: Db) {
      */
     async rollUp(artistId: string, first: string, today: string, now: Date): Promise<void> {
       const utc = (d: ReturnType<typeof sql>) => sql`((${d})::timestamp at time zone 'UTC')`;
-      await db.execute(sql`
+      await queryRowsNamed(
+        db,
+        sql`
         with stale as (
           select d::date as day
           from generate_series(${first}::date, ${today}::date - 1, interval '1 day') d
@@ -70,13 +72,15 @@ export function createArtistDaysRepository(db: Db) {
           set total_streams = excluded.total_streams,
               unique_listeners = excluded.unique_listeners,
               listened_ms = excluded.listened_ms,
-              updated_at = excluded.updated_at`);
+              updated_at = excluded.updated_at
+        returning 1`,
+      );
     },
 
     /** Every day of [first, today], oldest first: stored rows, and today counted live. */
     async read(artistId: string, first: string, today: string): Promise<ArtistDay[]> {
       const dayStart = sql`(${today}::date::timestamp at time zone 'UTC')`;
-      const found = await queryRows<{ date: string; streams: number; listeners: number }>(
+      const found = await queryRowsNamed<{ date: string; streams: number; listeners: number }>(
         db,
         sql`
         with live as (
