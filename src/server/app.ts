@@ -43,6 +43,7 @@ import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
 import type { CrashPoint } from './storage/crash-point.ts';
+import { createRevenueModule, type BeforeCommit } from './modules/revenue/revenue.module.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -62,6 +63,8 @@ export type AppDeps = {
    * upload's, a local put's and a media job's steps. The server never sets it.
    */
   crash?: CrashPoint;
+  /** Fault injection for the revenue crash test: inside a run, before its commit. */
+  revenueBeforeCommit?: BeforeCommit;
 };
 
 export type App = FastifyInstance;
@@ -191,6 +194,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
+  const revenue = createRevenueModule(ctx, {
+    settings: { monthEndJob: env.revenueMonthEndJob },
+    beforeCommit: deps.revenueBeforeCommit,
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -226,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         showingAsksPerMinute: env.adShowingAsksPerMinute,
       },
     }),
+    revenue,
   ];
   for (const module of modules) await app.register(module.plugin);
 
