@@ -39,6 +39,7 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createTipsModule, type TipRevenue } from './modules/tips/tips.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
@@ -191,6 +192,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
+  // Until the revenue module's refreshTipRevenue is merged, a paid tip recounts no month.
+  const tipRevenue: TipRevenue = { refreshTipRevenue: async () => undefined };
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -226,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         showingAsksPerMinute: env.adShowingAsksPerMinute,
       },
     }),
+    createTipsModule(ctx, { premium, roles, revenue: tipRevenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

@@ -62,7 +62,7 @@ export const tableOwners: Record<string, string | null> = {
   revenue_runs: null,
   artist_revenue: null,
   artist_withdrawals: null,
-  tips: null,
+  tips: 'tips',
 
   jobs: 'jobs',
 };
