@@ -39,6 +39,7 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createTipsModule } from './modules/tips/tips.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
@@ -234,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       },
     }),
     revenue,
+    createTipsModule(ctx, { premium, roles, revenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

@@ -15,6 +15,7 @@ import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
+import { tipsApi } from './tips.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -38,6 +39,7 @@ export const routeTable = {
   premium: premiumApi,
   ads: adsApi,
   revenue: revenueApi,
+  tips: tipsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -62,7 +62,7 @@ export const tableOwners: Record<string, string | null> = {
   revenue_runs: 'revenue',
   artist_revenue: 'revenue',
   artist_withdrawals: null,
-  tips: null,
+  tips: 'tips',
 
   jobs: 'jobs',
 };
