@@ -40,10 +40,12 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createTipsModule } from './modules/tips/tips.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
 import type { CrashPoint } from './storage/crash-point.ts';
+import { createRevenueModule, type BeforeCommit } from './modules/revenue/revenue.module.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -63,6 +65,8 @@ export type AppDeps = {
    * upload's, a local put's and a media job's steps. The server never sets it.
    */
   crash?: CrashPoint;
+  /** Fault injection for the revenue crash test: inside a run, before its commit. */
+  revenueBeforeCommit?: BeforeCommit;
 };
 
 export type App = FastifyInstance;
@@ -197,6 +201,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     podcasts,
     settings: { foldSeconds: env.playCountFoldSeconds },
   });
+  const revenue = createRevenueModule(ctx, {
+    settings: { monthEndJob: env.revenueMonthEndJob },
+    beforeCommit: deps.revenueBeforeCommit,
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -229,6 +237,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         showingAsksPerMinute: env.adShowingAsksPerMinute,
       },
     }),
+    revenue,
+    createTipsModule(ctx, { premium, roles, revenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

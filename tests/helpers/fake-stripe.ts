@@ -33,6 +33,8 @@ export type FakeStripe = {
   requests: StripeRequest[];
   customers: Map<string, Json>;
   subscriptions: Map<string, Json>;
+  /** Checkout Sessions created, by id, as Stripe returned them. */
+  sessions: Map<string, Json>;
   /** Paths (method and path prefix, e.g. 'POST /v1/checkout/sessions') that answer 500. */
   failing: Set<string>;
   /** The requests made so far to a method and path prefix. */
@@ -116,6 +118,21 @@ export function eventObject(type: string, subscription: Json, extra: Json = {}):
   return { ...subscription, ...extra };
 }
 
+/**
+ * A one-time Checkout Session as the webhook's data.object carries it once the payer has paid
+ * (`checkout.session.completed`), or as it expired (`checkout.session.expired`).
+ */
+export function completedSession(session: Json, over: Json = {}): Json {
+  return {
+    ...session,
+    status: 'complete',
+    payment_status: 'paid',
+    payment_intent: nextId('pi'),
+    url: null,
+    ...over,
+  };
+}
+
 /** A webhook delivery: the exact body and its Stripe-Signature header (at `at`). */
 export function signedEvent(
   type: string,
@@ -160,6 +177,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: StripeRequest[] = [];
   const customers = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
+  const sessions = new Map<string, Json>();
   const failing = new Set<string>();
   // Stripe answers a repeated idempotency key with the first answer.
   const replies = new Map<string, { status: number; body: Json }>();
@@ -207,20 +225,33 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (r.method === 'POST' && r.path === '/v1/checkout/sessions') {
       const id = nextId('cs_test');
-      return {
-        status: 200,
-        body: {
-          id,
-          object: 'checkout.session',
-          mode: r.form.mode,
-          customer: r.form.customer,
-          client_reference_id: r.form.client_reference_id ?? null,
-          success_url: r.form.success_url,
-          cancel_url: r.form.cancel_url,
-          status: 'open',
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-        },
+      const metadata: Json = {};
+      for (const [k, v] of Object.entries(r.form)) {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      // A one-time payment's total is its price_data line; a subscription's is the price's.
+      const unit = r.form['line_items[0][price_data][unit_amount]'];
+      const quantity = Number(r.form['line_items[0][quantity]'] ?? '1');
+      const session: Json = {
+        id,
+        object: 'checkout.session',
+        mode: r.form.mode,
+        customer: r.form.customer ?? null,
+        client_reference_id: r.form.client_reference_id ?? null,
+        metadata,
+        currency: r.form['line_items[0][price_data][currency]'] ?? 'usd',
+        amount_total: unit === undefined ? 999 * quantity : Number(unit) * quantity,
+        payment_status: 'unpaid',
+        payment_intent: null,
+        subscription: null,
+        success_url: r.form.success_url,
+        cancel_url: r.form.cancel_url,
+        status: 'open',
+        url: `https://checkout.stripe.test/c/pay/${id}`,
       };
+      sessions.set(id, session);
+      return { status: 200, body: session };
     }
     if (r.method === 'POST' && r.path === '/v1/billing_portal/sessions') {
       const id = nextId('bps');
@@ -279,6 +310,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     requests,
     customers,
     subscriptions,
+    sessions,
     failing,
     sent: (method, prefix) =>
       requests.filter((r) => r.method === method && r.path.startsWith(prefix)),

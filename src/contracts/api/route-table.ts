@@ -11,10 +11,12 @@ import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
 import { premiumApi } from './premium.api.ts';
+import { revenueApi } from './revenue.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
+import { tipsApi } from './tips.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -37,6 +39,8 @@ export const routeTable = {
   social: socialApi,
   premium: premiumApi,
   ads: adsApi,
+  revenue: revenueApi,
+  tips: tipsApi,
   artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 

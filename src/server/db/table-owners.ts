@@ -49,6 +49,7 @@ export const tableOwners: Record<string, string | null> = {
   listener_artists: 'listening',
   listener_genres: 'listening',
   play_count_deltas: 'listening',
+  listening_deltas: 'listening',
   // The dashboard's count of each episode's finished days of plays (ADR 0016).
   episode_play_totals: 'artist-analytics',
 
@@ -61,10 +62,10 @@ export const tableOwners: Record<string, string | null> = {
   ad_impressions: 'ads',
   ad_showings: 'ads',
   ad_renditions: 'ads',
-  revenue_runs: null,
-  artist_revenue: null,
+  revenue_runs: 'revenue',
+  artist_revenue: 'revenue',
   artist_withdrawals: null,
-  tips: null,
+  tips: 'tips',
 
   jobs: 'jobs',
 };

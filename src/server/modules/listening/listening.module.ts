@@ -21,7 +21,7 @@ export type ListeningModule = FeatureModule & {
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
  * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats; and the fold of plays
- * into songs.play_count.
+ * into songs.play_count and of listening_deltas into the listener totals.
  */
 export function createListeningModule(
   ctx: ModuleContext,
@@ -32,13 +32,13 @@ export function createListeningModule(
   }: {
     songs: Pick<SongsModule, 'songsByIds'>;
     podcasts: Pick<PodcastsModule, 'episodesByIds'>;
-    /** foldSeconds: how often pending plays go into play_count; 0: never in this process. */
+    /** foldSeconds: how often pending plays and totals are folded; 0: never in this process. */
     settings: { foldSeconds: number };
   },
 ): ListeningModule {
   const plays = createPlaysRepository(ctx.database.db);
   const fold = createPlayCountFold({
-    plays,
+    folds: [(batch) => plays.foldPlayCounts(batch), (batch) => plays.foldListenerTotals(batch)],
     log: ctx.log,
     intervalMs: settings.foldSeconds * 1000,
     batch: PLAY_COUNT_FOLD_BATCH,
@@ -65,7 +65,7 @@ export function createListeningModule(
     },
     plugin: async (app) => {
       await app.register(routes, { prefix: '/api' });
-      // Plays started are counted into songs.play_count in batches while the app runs.
+      // Pending play counts and listener totals are folded in batches while the app runs.
       if (settings.foldSeconds > 0) app.addHook('onReady', async () => fold.start());
       app.addHook('onClose', async () => fold.stop());
     },

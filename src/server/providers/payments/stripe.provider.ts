@@ -89,7 +89,7 @@ function eventOf(event: Stripe.Event): PaymentEvent {
       break;
     }
   }
-  return { id: event.id, type: event.type, subscriptionId, userId };
+  return { id: event.id, type: event.type, subscriptionId, userId, object: object ?? {} };
 }
 
 /** PAYMENTS=stripe through the official package: Checkout, the Billing Portal, webhooks. */
@@ -139,6 +139,32 @@ export function createStripePayments(settings: StripeSettings): StripePayments {
       if (!session.url)
         throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { url: session.url };
+    },
+    async createPaymentCheckout(request) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              price_data: {
+                currency: 'usd',
+                unit_amount: request.amountCents,
+                product_data: { name: request.description },
+              },
+              quantity: 1,
+            },
+          ],
+          client_reference_id: request.reference,
+          metadata: request.metadata,
+          payment_intent_data: { metadata: request.metadata },
+          success_url: `${settings.publicUrl}${request.successPath}`,
+          cancel_url: `${settings.publicUrl}${request.cancelPath}`,
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      if (!session.url)
+        throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+      return { id: session.id, url: session.url };
     },
     async createPortal(customerId) {
       const session = await stripe.billingPortal.sessions.create({

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { TestContext } from '../helpers/test-app.ts';
+import { makeUser, rows } from './songs-helpers.ts';
+
+export type TipUser = Awaited<ReturnType<typeof makeUser>>;
+
+export function tipsApi(ctx: TestContext) {
+  return (method: 'GET' | 'POST', url: string, user: TipUser | null, payload?: unknown) =>
+    ctx.app.inject({
+      method,
+      url,
+      headers: user ? user.headers : {},
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+}
+
+export type TipRecord = {
+  id: string;
+  listener_id: string;
+  artist_id: string;
+  amount_cents: string;
+  fee_cents: string;
+  provider: string;
+  provider_ref: string;
+  status: string;
+  message: string | null;
+  paid_at: string | null;
+};
+
+export const tipRows = (ctx: TestContext, artistId: string) =>
+  rows<TipRecord>(
+    ctx,
+    sql`select id, listener_id, artist_id, amount_cents::text, fee_cents::text, provider,
+               provider_ref, status, message, to_json(paid_at)#>>'{}' as paid_at
+        from tips where artist_id = ${artistId} order by created_at, id`,
+  );
+
+/** Every tip, payment event and revenue row, to prove a refused request wrote nothing. */
+export async function moneyState(ctx: TestContext) {
+  const [state] = await rows<{ tips: string; events: string; revenue: string }>(
+    ctx,
+    sql`select
+          (select count(*) || ':' || md5(coalesce(string_agg(t::text, ',' order by t.id), ''))
+             from tips t) as tips,
+          (select count(*) || ':' || md5(coalesce(string_agg(e::text, ',' order by e.event_id), ''))
+             from payment_events e) as events,
+          (select count(*) || ':' || md5(coalesce(string_agg(r::text, ',' order by r.id), ''))
+             from artist_revenue r) as revenue`,
+  );
+  return state!;
+}
+
+export async function expectRefused(
+  res: {
+    statusCode: number;
+    body: string;
+    json: () => { error: { code: string; message: string } };
+  },
+  status: number,
+  code: string,
+  message?: string,
+) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json().error.code).toBe(code);
+  if (message) expect(res.json().error.message).toBe(message);
+}
