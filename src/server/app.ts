@@ -39,11 +39,12 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
-import { createTipsModule, type TipRevenue } from './modules/tips/tips.module.ts';
+import { createTipsModule } from './modules/tips/tips.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
 import type { CrashPoint } from './storage/crash-point.ts';
+import { createRevenueModule, type BeforeCommit } from './modules/revenue/revenue.module.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -63,6 +64,8 @@ export type AppDeps = {
    * upload's, a local put's and a media job's steps. The server never sets it.
    */
   crash?: CrashPoint;
+  /** Fault injection for the revenue crash test: inside a run, before its commit. */
+  revenueBeforeCommit?: BeforeCommit;
 };
 
 export type App = FastifyInstance;
@@ -192,8 +195,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
-  // Until the revenue module's refreshTipRevenue is merged, a paid tip recounts no month.
-  const tipRevenue: TipRevenue = { refreshTipRevenue: async () => undefined };
+  const revenue = createRevenueModule(ctx, {
+    settings: { monthEndJob: env.revenueMonthEndJob },
+    beforeCommit: deps.revenueBeforeCommit,
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -229,7 +234,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         showingAsksPerMinute: env.adShowingAsksPerMinute,
       },
     }),
-    createTipsModule(ctx, { premium, roles, revenue: tipRevenue }),
+    revenue,
+    createTipsModule(ctx, { premium, roles, revenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

@@ -104,6 +104,7 @@ const schema = z
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
+    REVENUE_MONTH_END_JOB: bool.default(true),
     AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     AD_SHOWING_ASKS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     TRUST_PROXY: addressList.default([]),
@@ -232,6 +233,11 @@ export type Env = {
    */
   playCountFoldSeconds: number;
   /**
+   * Whether this process schedules the month-end revenue run at start (REVENUE_MONTH_END_JOB,
+   * default on; each month runs once however many processes schedule it). ADR 0029.
+   */
+  revenueMonthEndJob: boolean;
+  /**
    * The ads' frequency cap: a free listener is handed at most one showing this often
    * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
    */
@@ -324,6 +330,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
+    revenueMonthEndJob: v.REVENUE_MONTH_END_JOB,
     adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
     adShowingAsksPerMinute: v.AD_SHOWING_ASKS_PER_MINUTE,
     logLevel: v.LOG_LEVEL,

@@ -23,9 +23,26 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await artist.dispose();
 });
 
+/** The artist's tip revenue this month, as their revenue screen's API shows it. */
+async function artistTipRevenue(
+  playwright: import('@playwright/test').PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+): Promise<number> {
+  const artist = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  const res = await artist.get('/api/artist/revenue');
+  expect(res.status(), await res.text()).toBe(200);
+  const month = new Date().toISOString().slice(0, 7);
+  const { items } = (await res.json()) as { items: { month: string; tip_revenue: number }[] };
+  await artist.dispose();
+  return items.find((m) => m.month === month)?.tip_revenue ?? 0;
+}
+
 test("a listener tips an artist from the profile and the tip counts in the artist's month", async ({
   page,
+  playwright,
+  baseURL,
 }) => {
+  const before = await artistTipRevenue(playwright, baseURL);
   await page.goto(`/profile/${artistId}`);
   const profile = page.getByRole('region', { name: 'Profile' });
   await expect(profile.getByRole('heading', { name: E2E_ARTIST.displayName })).toBeVisible();
@@ -58,6 +75,8 @@ test("a listener tips an artist from the profile and the tip counts in the artis
 
   const tip = await page.request.get(`/api/tips/${tipId}`);
   expect(await tip.json()).toMatchObject({ status: 'paid', amount_cents: 750 });
+  // The artist's month: $7.50 less the 5 % fee (37.5 cents, half up: 38).
+  expect(await artistTipRevenue(playwright, baseURL)).toBe(before + 712);
 
   // Back on the profile: still there to tip again; one's own profile has none.
   await page.getByRole('link', { name: 'Back to profile' }).click();

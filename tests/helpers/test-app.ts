@@ -25,6 +25,8 @@ export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/
     SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
     LOG_LEVEL: 'silent',
     DEMO: '0',
+    // The month-end job's row would sit in every test database; its own tests turn it on.
+    REVENUE_MONTH_END_JOB: '0',
     ...overrides,
   });
 }

@@ -16,9 +16,9 @@ export type SuccessStatus = 200 | 201 | 202 | 204;
 /**
  * What a route answers instead of JSON. The web app never calls these through `api()`: their
  * URLs are handed out by the server (a show's `feed_url`, an episode's enclosure) and read by
- * podcast apps.
+ * podcast apps, or are downloads a link opens (an artist's CSV statement).
  */
-export type NonJsonAnswer = 'application/rss+xml' | 'image/jpeg' | 'audio';
+export type NonJsonAnswer = 'application/rss+xml' | 'image/jpeg' | 'audio' | 'text/csv';
 
 export type RouteDefinition = {
   readonly method: HttpMethod;

@@ -10,6 +10,7 @@ import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
 import { premiumApi } from './premium.api.ts';
+import { revenueApi } from './revenue.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
@@ -37,6 +38,7 @@ export const routeTable = {
   social: socialApi,
   premium: premiumApi,
   ads: adsApi,
+  revenue: revenueApi,
   tips: tipsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 

@@ -59,8 +59,8 @@ export const tableOwners: Record<string, string | null> = {
   ad_impressions: 'ads',
   ad_showings: 'ads',
   ad_renditions: 'ads',
-  revenue_runs: null,
-  artist_revenue: null,
+  revenue_runs: 'revenue',
+  artist_revenue: 'revenue',
   artist_withdrawals: null,
   tips: 'tips',
 

@@ -184,11 +184,55 @@ export const revenueRuns = pgTable(
     totalPremiumPoolCents: cents('total_premium_pool_cents').notNull(),
     ranAt: timestamp('ran_at', { withTimezone: true }).notNull().defaultNow(),
     ranBy: uuid('ran_by').references(() => users.id, { onDelete: 'set null' }),
+    /*
+     * The run's ledger (docs/decisions/0029), so an accountant can follow every cent of the
+     * pool: pool = fee + unallocated + allocated, and allocated = artists' premium + the
+     * platform's share remainder.
+     */
+    premiumListeners: integer('premium_listeners').notNull().default(0),
+    /** 5 % of each contribution, rounded half up. */
+    premiumFeeCents: cents('premium_fee_cents')
+      .notNull()
+      .default(sql`0`),
+    /** Nets of premium listeners who heard no artist in the month: the platform keeps them. */
+    premiumUnallocatedCents: cents('premium_unallocated_cents')
+      .notNull()
+      .default(sql`0`),
+    /** Nets split among artists by listened time, before the tier share. */
+    premiumAllocatedCents: cents('premium_allocated_cents')
+      .notNull()
+      .default(sql`0`),
+    /** Σ artist_revenue.premium_revenue of the month. */
+    premiumArtistCents: cents('premium_artist_cents')
+      .notNull()
+      .default(sql`0`),
+    adImpressions: bigint('ad_impressions', { mode: 'number' }).notNull().default(0),
+    adArtistCents: cents('ad_artist_cents')
+      .notNull()
+      .default(sql`0`),
+    tipArtistCents: cents('tip_artist_cents')
+      .notNull()
+      .default(sql`0`),
+    /** Commit order among runs of the same instant: the newest run is the last inserted. */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
   },
   (t) => [
     yearMonth('revenue_runs_month_format', t.month),
     nonNegative('revenue_runs_artists_nonneg', t.artistsProcessed),
     nonNegative('revenue_runs_pool_nonneg', t.totalPremiumPoolCents),
+    nonNegative('revenue_runs_listeners_nonneg', t.premiumListeners),
+    nonNegative('revenue_runs_impressions_nonneg', t.adImpressions),
+    // Conservation, to the cent, checked by the database on every run.
+    check(
+      'revenue_runs_pool_conserved',
+      sql`${t.totalPremiumPoolCents} = ${t.premiumFeeCents} + ${t.premiumUnallocatedCents} + ${t.premiumAllocatedCents}`,
+    ),
+    check(
+      'revenue_runs_artist_within_allocated',
+      sql`${t.premiumArtistCents} between 0 and ${t.premiumAllocatedCents}`,
+    ),
+    // The scheduled run and the admin screen read a month's newest run.
+    index('revenue_runs_month_ran_at_idx').on(t.month, t.ranAt.desc().nullsFirst()),
     // "Last Calculation Results" is the newest run.
     index('revenue_runs_ran_at_idx').on(t.ranAt.desc().nullsFirst()),
   ],
