@@ -73,6 +73,7 @@ const NotificationsPage = lazyScreen(
 );
 const PremiumPage = lazyScreen(() => import('./features/premium/premium-page.tsx'));
 const CheckoutPage = lazyScreen(() => import('./features/premium/checkout-page.tsx'));
+const TipCheckoutPage = lazyScreen(() => import('./features/tips/tip-checkout-page.tsx'));
 const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
@@ -134,6 +135,7 @@ const routes: RouteObject[] = [
       screen('premium', screens.premium, PremiumPage),
       screen('premium/checkout', screens.premiumCheckout, CheckoutPage),
       screen('premium/manage', screens.premiumManage, ManageSubscriptionPage),
+      screen('tips/checkout', screens.tipCheckout, TipCheckoutPage),
       screen('profile', screens.profile, ProfilePage),
       screen('profile/:userId', screens.userProfile, ProfilePage),
       screen('following', screens.following, FollowingPage),
