@@ -77,10 +77,12 @@ const NotificationsPage = lazyScreen(
 );
 const PremiumPage = lazyScreen(() => import('./features/premium/premium-page.tsx'));
 const CheckoutPage = lazyScreen(() => import('./features/premium/checkout-page.tsx'));
+const TipCheckoutPage = lazyScreen(() => import('./features/tips/tip-checkout-page.tsx'));
 const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
 const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
+const AdminRevenuePage = lazyScreen(() => import('./features/revenue/admin-revenue-page.tsx'));
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
@@ -137,6 +139,7 @@ const routes: RouteObject[] = [
       screen('premium', screens.premium, PremiumPage),
       screen('premium/checkout', screens.premiumCheckout, CheckoutPage),
       screen('premium/manage', screens.premiumManage, ManageSubscriptionPage),
+      screen('tips/checkout', screens.tipCheckout, TipCheckoutPage),
       screen('profile', screens.profile, ProfilePage),
       screen('profile/:userId', screens.userProfile, ProfilePage),
       screen('following', screens.following, FollowingPage),
@@ -164,12 +167,8 @@ const routes: RouteObject[] = [
         children: [
           screen('admin/withdrawals', screens.adminWithdrawals),
           screen('admin/ads', screens.adminAds, AdminAdsPage),
+          screen('admin/revenue', screens.adminRevenue, AdminRevenuePage),
         ],
-      },
-      // Spec §2: the access check of the revenue screen is not shown; Canto keeps it admin-only.
-      {
-        element: <RequireRole role="admin" />,
-        children: [screen('admin/revenue', screens.adminRevenue)],
       },
       {
         element: <RequireRole role="admin" deniedMessage="Admin access required" />,

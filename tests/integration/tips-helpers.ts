@@ -65,3 +65,25 @@ export async function expectRefused(
   expect(res.json().error.code).toBe(code);
   if (message) expect(res.json().error.message).toBe(message);
 }
+
+/** The artist's tip revenue of the clock's month, as GET /api/artist/revenue shows it (0: no row). */
+export async function tipRevenueOf(ctx: TestContext, artist: TipUser): Promise<number> {
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/artist/revenue',
+    headers: artist.headers,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const month = ctx.clock.now().toISOString().slice(0, 7);
+  const row = res
+    .json<{ items: { month: string; tip_revenue: number; total_revenue: number }[] }>()
+    .items.find((m) => m.month === month);
+  return row?.tip_revenue ?? 0;
+}
+
+/** Σ (amount − fee) of the artist's paid tips, from the rows themselves. */
+export async function paidNet(ctx: TestContext, artistId: string): Promise<number> {
+  return (await tipRows(ctx, artistId))
+    .filter((t) => t.status === 'paid')
+    .reduce((sum, t) => sum + Number(t.amount_cents) - Number(t.fee_cents), 0);
+}

@@ -6,7 +6,15 @@ import { tipMessages } from '../../src/core/validation/tip.rules.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { makeUser } from './songs-helpers.ts';
-import { expectRefused, moneyState, tipRows, tipsApi, type TipUser } from './tips-helpers.ts';
+import {
+  expectRefused,
+  moneyState,
+  paidNet,
+  tipRevenueOf,
+  tipRows,
+  tipsApi,
+  type TipUser,
+} from './tips-helpers.ts';
 
 describe.each(dbKinds)('tips with local test-mode payments on %s', (kind) => {
   const ctx = useTestApp(kind);
@@ -33,6 +41,7 @@ describe.each(dbKinds)('tips with local test-mode payments on %s', (kind) => {
   };
 
   it('opening a checkout writes a pending tip; confirm pays it once with the 5 % fee', async () => {
+    expect(await tipRevenueOf(ctx, artist)).toBe(0);
     const tipId = await open(1050, 'Thanks for the album');
     let [tip] = await tipRows(ctx, artist.userId);
     expect(tip).toMatchObject({
@@ -61,6 +70,8 @@ describe.each(dbKinds)('tips with local test-mode payments on %s', (kind) => {
     // 5 % of 1050 is 52.5: half up to 53.
     expect(tip).toMatchObject({ status: 'paid', fee_cents: '53' });
     expect(new Date(tip!.paid_at!).toISOString()).toBe(ctx.clock.now().toISOString());
+    // Credited to the artist's month in the same transaction: 1050 − 53.
+    expect(await tipRevenueOf(ctx, artist)).toBe(997);
 
     // A second confirm (a double click, a retry) changes nothing: not even paid_at.
     const before = await moneyState(ctx);
@@ -69,9 +80,11 @@ describe.each(dbKinds)('tips with local test-mode payments on %s', (kind) => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().paid_at).toBe(first.json().paid_at);
     expect(await moneyState(ctx)).toEqual(before);
+    expect(await tipRevenueOf(ctx, artist)).toBe(997);
   });
 
   it('concurrent confirms of one tip pay it once', async () => {
+    const credited = await tipRevenueOf(ctx, artist);
     const tipId = await open(100);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => call('POST', `/api/tips/${tipId}/confirm`, listener)),
@@ -81,6 +94,8 @@ describe.each(dbKinds)('tips with local test-mode payments on %s', (kind) => {
     expect(paid.size).toBe(1);
     const tip = (await tipRows(ctx, artist.userId)).find((t) => t.id === tipId)!;
     expect(tip).toMatchObject({ status: 'paid', fee_cents: '5' });
+    expect(await tipRevenueOf(ctx, artist)).toBe(credited + 95);
+    expect(await tipRevenueOf(ctx, artist)).toBe(await paidNet(ctx, artist.userId));
   });
 
   it('$1 and $100 are accepted; anything else is refused and writes nothing', async () => {

@@ -15,7 +15,14 @@ import {
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { makeUser } from './songs-helpers.ts';
-import { moneyState, tipRows, tipsApi, type TipUser } from './tips-helpers.ts';
+import {
+  moneyState,
+  paidNet,
+  tipRevenueOf,
+  tipRows,
+  tipsApi,
+  type TipUser,
+} from './tips-helpers.ts';
 
 describe.each(dbKinds)('tips with Stripe payments on %s', (kind) => {
   let fake: FakeStripe;
@@ -97,6 +104,7 @@ describe.each(dbKinds)('tips with Stripe payments on %s', (kind) => {
     // 5 % of 1990 is 99.5: half up to 100.
     expect(paid).toMatchObject({ status: 'paid', fee_cents: '100' });
     expect(new Date(paid.paid_at!).toISOString()).toBe(ctx.clock.now().toISOString());
+    expect(await tipRevenueOf(ctx, artist)).toBe(1890);
 
     const before = await moneyState(ctx);
     ctx.clock.advance(1000);
@@ -119,6 +127,7 @@ describe.each(dbKinds)('tips with Stripe payments on %s', (kind) => {
     expect(after.tips).toBe(before.tips);
     expect(after.revenue).toBe(before.revenue);
     expect(await tipOf(tipId)).toEqual(paid);
+    expect(await tipRevenueOf(ctx, artist)).toBe(1890);
   });
 
   it('refuses unsigned, wrongly signed and stale events, writing nothing', async () => {
@@ -199,6 +208,7 @@ describe.each(dbKinds)('tips with Stripe payments on %s', (kind) => {
     );
     expect(later.statusCode).toBe(200);
     expect(await tipOf(tipId)).toMatchObject({ status: 'paid', fee_cents: '40' });
+    expect(await tipRevenueOf(ctx, artist)).toBe(await paidNet(ctx, artist.userId));
 
     // An expired checkout fails its tip; an expiry after payment changes nothing.
     const second = await open(300);

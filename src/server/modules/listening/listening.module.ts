@@ -1,6 +1,9 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
-import { PLAY_COUNT_FOLD_BATCH } from '../../../core/validation/listening.rules.ts';
+import {
+  LISTENER_TOTALS_FOLD_BATCH,
+  PLAY_COUNT_FOLD_BATCH,
+} from '../../../core/validation/listening.rules.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { createArtistDaysRepository, type ArtistDay } from './artist-days.repository.ts';
 import { listeningRoutes } from './listening.routes.ts';
@@ -38,10 +41,12 @@ export function createListeningModule(
 ): ListeningModule {
   const plays = createPlaysRepository(ctx.database.db);
   const fold = createPlayCountFold({
-    folds: [(batch) => plays.foldPlayCounts(batch), (batch) => plays.foldListenerTotals(batch)],
+    folds: [
+      { fold: (batch) => plays.foldPlayCounts(batch), batch: PLAY_COUNT_FOLD_BATCH },
+      { fold: (batch) => plays.foldListenerTotals(batch), batch: LISTENER_TOTALS_FOLD_BATCH },
+    ],
     log: ctx.log,
     intervalMs: settings.foldSeconds * 1000,
-    batch: PLAY_COUNT_FOLD_BATCH,
   });
   const listening = createListeningService({
     plays,

@@ -3,7 +3,7 @@ import type { Log } from '../../log.ts';
 export type PlayCountFold = ReturnType<typeof createPlayCountFold>;
 
 /** One kind of pending work folded in batches: answers how many rows it took (≤ batch). */
-export type BatchFold = (batch: number) => Promise<number>;
+export type BatchFold = { fold: (batch: number) => Promise<number>; batch: number };
 
 /**
  * Every `intervalMs`, runs each fold until nothing is pending (docs/decisions/0016): plays
@@ -11,12 +11,7 @@ export type BatchFold = (batch: number) => Promise<number>;
  * concurrent folds are safe (each serialises on its own advisory lock). A failing fold (the
  * database away) is logged once until one succeeds.
  */
-export function createPlayCountFold(deps: {
-  folds: BatchFold[];
-  log: Log;
-  intervalMs: number;
-  batch: number;
-}) {
+export function createPlayCountFold(deps: { folds: BatchFold[]; log: Log; intervalMs: number }) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let failing = false;
@@ -24,11 +19,11 @@ export function createPlayCountFold(deps: {
   /** Folds until nothing is pending; the number of rows it moved. */
   async function foldAll(): Promise<number> {
     let total = 0;
-    for (const fold of deps.folds) {
+    for (const { fold, batch } of deps.folds) {
       for (;;) {
-        const taken = await fold(deps.batch);
+        const taken = await fold(batch);
         total += taken;
-        if (taken < deps.batch) break;
+        if (taken < batch) break;
       }
     }
     return total;
