@@ -14,6 +14,7 @@ import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
+import { withdrawalsApi } from './withdrawals.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -36,6 +37,7 @@ export const routeTable = {
   social: socialApi,
   premium: premiumApi,
   ads: adsApi,
+  withdrawals: withdrawalsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -61,7 +61,10 @@ export const tableOwners: Record<string, string | null> = {
   ad_renditions: 'ads',
   revenue_runs: null,
   artist_revenue: null,
-  artist_withdrawals: null,
+  artist_withdrawals: 'withdrawals',
+  // The lock row and payout settings, and submits' Idempotency-Keys (withdrawals.schema.ts).
+  artist_accounts: 'withdrawals',
+  withdrawal_idempotency_keys: 'withdrawals',
   tips: null,
 
   jobs: 'jobs',
