@@ -77,6 +77,12 @@ const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
 const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
+const WithdrawalSettingsPage = lazyScreen(
+  () => import('./features/withdrawals/withdrawal-settings-page.tsx'),
+);
+const AdminWithdrawalsPage = lazyScreen(
+  () => import('./features/withdrawals/admin-withdrawals-page.tsx'),
+);
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
@@ -144,7 +150,7 @@ const routes: RouteObject[] = [
         children: [
           screen('upload', screens.upload, UploadPage),
           screen('dashboard', screens.dashboard),
-          screen('withdrawal-settings', screens.withdrawalSettings),
+          screen('withdrawal-settings', screens.withdrawalSettings, WithdrawalSettingsPage),
         ],
       },
       {
@@ -158,7 +164,7 @@ const routes: RouteObject[] = [
       {
         element: <RequireRole role="admin" deniedMessage="Admin access only" />,
         children: [
-          screen('admin/withdrawals', screens.adminWithdrawals),
+          screen('admin/withdrawals', screens.adminWithdrawals, AdminWithdrawalsPage),
           screen('admin/ads', screens.adminAds, AdminAdsPage),
         ],
       },
