@@ -3,6 +3,7 @@
 // the notice live and the balance has dropped. Other roles are turned away from both screens.
 import type { Page } from '@playwright/test';
 import { E2E_EARNER } from './accounts.ts';
+import { seriousAxeViolations } from './axe.ts';
 import {
   ADMIN_STATE,
   expect,
@@ -22,10 +23,11 @@ const centsOf = (text: string | null) =>
 test.beforeEach(() => requireAdminSession());
 
 test('an artist requests a withdrawal, the admin approves it, the artist is notified and the balance drops', async ({
-  page,
   browser,
   baseURL,
 }) => {
+  // axe needs a page from browser.newContext() (axe.ts).
+  const page = await (await browser.newContext({ baseURL })).newPage();
   await signIn(page, E2E_EARNER.email, E2E_EARNER.password);
   await page.goto('/withdrawal-settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Withdrawal Settings' })).toBeVisible();
@@ -36,6 +38,10 @@ test('an artist requests a withdrawal, the admin approves it, the artist is noti
   await expect(
     page.getByText('Withdrawals are processed within 3 to 5 business days'),
   ).toBeVisible();
+  await expect(
+    page.getByTestId('my-withdrawal').or(page.getByText('No withdrawal requests yet')).first(),
+  ).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
   // The form checks what it can before asking the server.
   await page.getByLabel('Payment method').selectOption('paypal');
@@ -76,6 +82,7 @@ test('an artist requests a withdrawal, the admin approves it, the artist is noti
     .first();
   await expect(row).toContainText('$25.00');
   await expect(row).toContainText('PayPal e•••@example.com');
+  expect(await seriousAxeViolations(admin)).toEqual([]);
   await row.getByRole('button', { name: /^Review/ }).click();
   const dialog = admin.getByRole('dialog', { name: 'Review withdrawal request' });
   await dialog.getByLabel(/Notes/).fill('Paid by PayPal');
@@ -97,6 +104,7 @@ test('an artist requests a withdrawal, the admin approves it, the artist is noti
   await expect(page.getByTestId('balance')).toHaveText(/^\$/);
   expect(centsOf(await page.getByTestId('balance').textContent())).toBe(balanceBefore - 2500);
   await expect(page.getByTestId('my-withdrawal').first()).toContainText('completed');
+  await page.context().close();
 });
 
 test('listeners are turned away from both withdrawal screens', async ({ browser, baseURL }) => {
