@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createFfmpeg } from './media/ffmpeg.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
+import { createArtistAnalyticsModule } from './modules/artist-analytics/artist-analytics.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
@@ -200,6 +201,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     settings: { monthEndJob: env.revenueMonthEndJob },
     beforeCommit: deps.revenueBeforeCommit,
   });
+  const listening = createListeningModule(ctx, {
+    songs,
+    podcasts,
+    settings: { foldSeconds: env.playCountFoldSeconds },
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -208,11 +214,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createWithdrawalsModule(ctx, { notifications }),
     mediaModule,
     songs,
-    createListeningModule(ctx, {
-      songs,
-      podcasts,
-      settings: { foldSeconds: env.playCountFoldSeconds },
-    }),
+    listening,
+    createArtistAnalyticsModule(ctx, { listening }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {

@@ -63,6 +63,7 @@ const RecentlyPlayedPage = lazyScreen(
   () => import('./features/listening/recently-played-page.tsx'),
 );
 const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
+const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page.tsx'));
 const LikedSongsPage = lazyScreen(() => import('./features/library/liked-songs-page.tsx'));
 const PlaylistsPage = lazyScreen(() => import('./features/library/playlists-page.tsx'));
 const PlaylistPage = lazyScreen(() => import('./features/library/playlist-page.tsx'));
@@ -152,7 +153,7 @@ const routes: RouteObject[] = [
         element: <RequireRole role="artist" />,
         children: [
           screen('upload', screens.upload, UploadPage),
-          screen('dashboard', screens.dashboard),
+          screen('dashboard', screens.dashboard, DashboardPage),
           screen('withdrawal-settings', screens.withdrawalSettings, WithdrawalSettingsPage),
         ],
       },

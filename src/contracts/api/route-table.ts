@@ -1,5 +1,6 @@
 import { adminApi } from './admin.api.ts';
 import { adsApi } from './ads.api.ts';
+import { artistAnalyticsApi } from './artist-analytics.api.ts';
 import { authApi } from './auth.api.ts';
 import type { RouteDefinition } from './define-route.ts';
 import { libraryApi } from './library.api.ts';
@@ -42,6 +43,7 @@ export const routeTable = {
   revenue: revenueApi,
   tips: tipsApi,
   withdrawals: withdrawalsApi,
+  artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

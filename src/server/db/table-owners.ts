@@ -50,6 +50,8 @@ export const tableOwners: Record<string, string | null> = {
   listener_genres: 'listening',
   play_count_deltas: 'listening',
   listening_deltas: 'listening',
+  // The dashboard's count of each episode's finished days of plays (ADR 0016).
+  episode_play_totals: 'artist-analytics',
 
   notifications: 'notifications',
 

@@ -208,3 +208,22 @@ export const listenerGenres = pgTable(
     index('listener_genres_user_count_idx').on(t.userId, t.count.desc().nullsFirst()),
   ],
 );
+
+/**
+ * Each episode's plays before `counted_until` (a UTC midnight), for the artist dashboard's
+ * top episodes: episodes carry no play count, and counting a popular one's plays on every
+ * read cost 150 ms at 100,000 plays. A read adds the days since `counted_until` once a day
+ * and today's plays live. A play removed later (its listener's account deleted) stays
+ * counted here.
+ */
+export const episodePlayTotals = pgTable(
+  'episode_play_totals',
+  {
+    episodeId: uuid('episode_id')
+      .primaryKey()
+      .references(() => podcastEpisodes.id, { onDelete: 'cascade' }),
+    plays: bigint('plays', { mode: 'number' }).notNull(),
+    countedUntil: timestamp('counted_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [nonNegative('episode_play_totals_plays_nonneg', t.plays)],
+);

@@ -5,11 +5,21 @@ import {
   PLAY_COUNT_FOLD_BATCH,
 } from '../../../core/validation/listening.rules.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
+import { createArtistDaysRepository, type ArtistDay } from './artist-days.repository.ts';
 import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
 import { createPlayCountFold } from './play-count-fold.ts';
 import { createPlaysRepository } from './plays.repository.ts';
 import { createStatsRepository } from './stats.repository.ts';
+
+export type ListeningModule = FeatureModule & {
+  /**
+   * An artist's streams and unique listeners per UTC day over the last `days` days, today
+   * included, oldest first (the artist dashboard; finished days kept in
+   * artist_daily_analytics, docs/decisions/0016).
+   */
+  artistDays(artistId: string, days: number): Promise<ArtistDay[]>;
+};
 
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
@@ -28,7 +38,7 @@ export function createListeningModule(
     /** foldSeconds: how often pending plays and totals are folded; 0: never in this process. */
     settings: { foldSeconds: number };
   },
-): FeatureModule {
+): ListeningModule {
   const plays = createPlaysRepository(ctx.database.db);
   const fold = createPlayCountFold({
     folds: [
@@ -46,8 +56,18 @@ export function createListeningModule(
     clock: ctx.clock,
   });
   const routes = listeningRoutes({ listening });
+  const artistDays = createArtistDaysRepository(ctx.database.db);
   return {
     name: 'listening',
+    async artistDays(artistId, days) {
+      const now = ctx.clock.now();
+      const today = now.toISOString().slice(0, 10);
+      const first = new Date(Date.parse(today) - (Math.max(1, days) - 1) * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      await artistDays.rollUp(artistId, first, today, now);
+      return artistDays.read(artistId, first, today);
+    },
     plugin: async (app) => {
       await app.register(routes, { prefix: '/api' });
       // Pending play counts and listener totals are folded in batches while the app runs.
