@@ -16,6 +16,7 @@ import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
 import { createArtistAnalyticsModule } from './modules/artist-analytics/artist-analytics.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
+import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import {
   createMediaModule,
@@ -196,20 +197,21 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     settings: { publicUrl, publicUrlSet: env.publicUrlSet },
   });
+  const revenue = createRevenueModule(ctx, {
+    settings: { monthEndJob: env.revenueMonthEndJob },
+    beforeCommit: deps.revenueBeforeCommit,
+  });
   const listening = createListeningModule(ctx, {
     songs,
     podcasts,
     settings: { foldSeconds: env.playCountFoldSeconds },
-  });
-  const revenue = createRevenueModule(ctx, {
-    settings: { monthEndJob: env.revenueMonthEndJob },
-    beforeCommit: deps.revenueBeforeCommit,
   });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
     createArtistApprovalModule(ctx, { roles, notifications }),
+    createWithdrawalsModule(ctx, { notifications }),
     mediaModule,
     songs,
     listening,

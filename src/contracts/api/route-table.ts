@@ -17,6 +17,7 @@ import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
 import { tipsApi } from './tips.api.ts';
+import { withdrawalsApi } from './withdrawals.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -41,6 +42,7 @@ export const routeTable = {
   ads: adsApi,
   revenue: revenueApi,
   tips: tipsApi,
+  withdrawals: withdrawalsApi,
   artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 

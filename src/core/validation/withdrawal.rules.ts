@@ -51,9 +51,9 @@ export function formatCents(cents: bigint | number): string {
  */
 export function dollarsToCents(dollars: number): number | null {
   if (!Number.isFinite(dollars)) return null;
-  const scaled = dollars * 100;
-  const cents = Math.round(scaled);
-  if (!Number.isSafeInteger(cents) || Math.abs(scaled - cents) > 1e-6) return null;
+  const cents = Math.round(dollars * 100);
+  // cents / 100 is the double nearest that many cents, which is what parsing the decimal gave.
+  if (!Number.isSafeInteger(cents) || cents / 100 !== dollars) return null;
   return cents;
 }
 
