@@ -92,9 +92,9 @@ export interface StripePayments {
   createPaymentCheckout(request: PaymentCheckoutRequest): Promise<{ id: string; url: string }>;
   /**
    * Stripe Connect (payouts): an Express connected account for an artist, created once per
-   * artist (idempotency key), its `canto_user_id` in metadata.
+   * artist (idempotency key), its `canto_user_id` in metadata; onboarding asks the rest.
    */
-  createConnectedAccount(userId: string, email: string): Promise<string>;
+  createConnectedAccount(userId: string): Promise<string>;
   /** Whether the connected account can take transfers now (its `transfers` capability). */
   connectedAccountReady(accountId: string): Promise<boolean>;
   /** A one-time onboarding link for the account, back to `returnPath` under PUBLIC_URL. */

@@ -166,11 +166,10 @@ export function createStripePayments(settings: StripeSettings): StripePayments {
         throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url };
     },
-    async createConnectedAccount(userId, email) {
+    async createConnectedAccount(userId) {
       const account = await stripe.accounts.create(
         {
           type: 'express',
-          email,
           capabilities: { transfers: { requested: true } },
           metadata: { [USER_METADATA_KEY]: userId },
         },
