@@ -78,6 +78,7 @@ const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
 const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
+const AdminRevenuePage = lazyScreen(() => import('./features/revenue/admin-revenue-page.tsx'));
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
@@ -162,12 +163,8 @@ const routes: RouteObject[] = [
         children: [
           screen('admin/withdrawals', screens.adminWithdrawals),
           screen('admin/ads', screens.adminAds, AdminAdsPage),
+          screen('admin/revenue', screens.adminRevenue, AdminRevenuePage),
         ],
-      },
-      // Spec §2: the access check of the revenue screen is not shown; Canto keeps it admin-only.
-      {
-        element: <RequireRole role="admin" />,
-        children: [screen('admin/revenue', screens.adminRevenue)],
       },
       {
         element: <RequireRole role="admin" deniedMessage="Admin access required" />,

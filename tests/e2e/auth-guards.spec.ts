@@ -45,6 +45,7 @@ test.describe('role screens send a listener to /', () => {
     ['/podcast-upload', 'Only artists can upload podcasts'],
     ['/artist-revenue', 'Artist access only'],
     ['/admin/withdrawals', 'Admin access only'],
+    ['/admin/revenue', 'Admin access only'],
     ['/admin/artist-approval', 'Admin access required'],
     ['/upload', null],
     ['/dashboard', null],

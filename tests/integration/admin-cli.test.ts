@@ -11,6 +11,7 @@ import {
   parseAdminArgs,
   runAdminCommand,
 } from '../../src/server/cli/admin.ts';
+import { asStored, monthRows, referenceRevenue, seedMonth } from './revenue-helpers.ts';
 
 async function addUser(t: TestDatabase, email: string): Promise<string> {
   const result = (await t.database.db.execute(
@@ -30,6 +31,11 @@ describe('admin CLI arguments', () => {
     ],
     [['list', 'a@b.c', 'admin'], 'list takes at most an email.'],
     [['revoke', 'a@b.c', 'admin', 'extra'], 'Unexpected arguments: extra'],
+    [['revenue'], 'revenue takes one month, YYYY-MM.'],
+    [['revenue', '2026-10', 'x'], 'revenue takes one month, YYYY-MM.'],
+    [['revenue', '2026-13'], 'Month must be written YYYY-MM'],
+    [['revenue', '2026-1'], 'Month must be written YYYY-MM'],
+    [['revenue', 'October'], 'Month must be written YYYY-MM'],
   ])('%j is a usage error', (args, problem) => {
     expect(parseAdminArgs(args)).toEqual({ kind: 'usage-error', problem });
   });
@@ -86,6 +92,34 @@ describe.each(dbKinds)('admin CLI commands on %s', (kind) => {
     expect(out).toEqual(['ada@example.test did not have admin; nothing changed.']);
   });
 
+  it('calculates a past month exactly as the model says, and refuses one not begun', async () => {
+    const spec = {
+      month: '2026-10',
+      artists: 2,
+      listeners: [
+        {
+          premium: true,
+          plays: [
+            { artist: 0, ms: 2000 },
+            { artist: 1, ms: 1000, episode: true },
+          ],
+        },
+        { premium: false, plays: [{ artist: 1, ms: 5 }] },
+      ],
+      impressions: [{ artist: 0, count: 7 }],
+    };
+    const seeded = await seedMonth(t.database.db, spec);
+    expect(await run('revenue', '2026-10')).toBe(ExitCode.ok);
+    expect(err).toEqual([]);
+    expect(out).toEqual(['Revenue calculated for 2 artists in 2026-10; total premium pool $9.99.']);
+    expect(await monthRows(t.database.db, '2026-10')).toEqual(
+      asStored(referenceRevenue(spec, seeded).rows),
+    );
+    expect(await run('revenue', '2999-01')).toBe(ExitCode.failed);
+    expect(err).toEqual(['That month has not begun yet']);
+    expect(await monthRows(t.database.db, '2999-01')).toEqual([]);
+  });
+
   it('exits 1 with a message for an unknown email and changes nothing', async () => {
     const count = async () =>
       (
@@ -139,6 +173,13 @@ describe('npm run admin (spawned)', () => {
     const unknown = await spawnCli(['grant', 'ghost@example.test', 'admin']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No account with email ghost@example.test.');
+
+    const revenue = await spawnCli(['revenue', '2026-10']);
+    expect(revenue.stderr).toBe('');
+    expect(revenue).toMatchObject({
+      code: 0,
+      stdout: 'Revenue calculated for 0 artists in 2026-10; total premium pool $0.00.\n',
+    });
 
     const usage = await spawnCli([]);
     expect(usage.code).toBe(2);

@@ -7,6 +7,11 @@ import {
   type RolesModule,
 } from '../modules/roles/roles.module.ts';
 import { roleSchema, type Role } from '../../contracts/auth.contract.ts';
+import { systemClock } from '../../core/clock.ts';
+import { AppError } from '../../core/errors.ts';
+import { revenueMessages } from '../../core/validation/revenue.rules.ts';
+import { centsToDollars, isMonth } from '../../core/validation/revenue-month.rules.ts';
+import { createRevenueRuns } from '../modules/revenue/revenue.module.ts';
 
 /*
  * `npm run admin -- <grant|revoke|list> …`: role changes without the web
@@ -19,6 +24,7 @@ export const USAGE = [
   '  grant  <email> <role>   give a role (artist, admin, pending_artist)',
   '  revoke <email> <role>   take a role away',
   '  list   [email]          roles of one account, or of every account that has one',
+  '  revenue <YYYY-MM>        calculate a month that has begun (replaces its earlier result)',
 ].join('\n');
 
 /** Exit codes: 0 done, 1 the command could not be carried out, 2 wrong usage. */
@@ -28,7 +34,8 @@ export type AdminCommand =
   | { kind: 'help' }
   | { kind: 'usage-error'; problem: string }
   | { kind: 'grant' | 'revoke'; email: string; role: Role }
-  | { kind: 'list'; email: string | undefined };
+  | { kind: 'list'; email: string | undefined }
+  | { kind: 'revenue'; month: string };
 
 /** Pure: the command line to a command, so usage errors never need a database. */
 export function parseAdminArgs(args: string[]): AdminCommand {
@@ -37,6 +44,12 @@ export function parseAdminArgs(args: string[]): AdminCommand {
   if (!command) return usageError('No command given.');
   if (['help', '--help', '-h'].includes(command)) return { kind: 'help' };
   if (extra.length > 0) return usageError(`Unexpected arguments: ${extra.join(' ')}`);
+  if (command === 'revenue') {
+    if (!email || roleArg) return usageError('revenue takes one month, YYYY-MM.');
+    return isMonth(email)
+      ? { kind: 'revenue', month: email }
+      : usageError(revenueMessages.monthInvalid);
+  }
   if (command === 'list') {
     return roleArg
       ? usageError('list takes at most an email.')
@@ -61,6 +74,10 @@ export type AdminDeps = {
   findUserId(email: string): Promise<string | null>;
   /** Every account with at least one role, for `list` without an email. */
   listRoleHolders(): Promise<{ email: string; roles: Role[] }[]>;
+  /** The month's revenue run (docs/decisions/0029). */
+  calculateRevenue(
+    month: string,
+  ): Promise<{ artistsProcessed: number; totalPremiumPoolCents: bigint }>;
   out(line: string): void;
   err(line: string): void;
 };
@@ -86,6 +103,21 @@ export async function runAdminCommand(command: AdminCommand, deps: AdminDeps): P
       const roles = (await deps.roles.rolesOf(userId)).sort();
       deps.out(`${command.email}\t${roles.length ? roles.join(', ') : '(no roles)'}`);
       return ExitCode.ok;
+    }
+    case 'revenue': {
+      try {
+        const run = await deps.calculateRevenue(command.month);
+        deps.out(
+          `Revenue calculated for ${run.artistsProcessed} artists in ${command.month}; ` +
+            `total premium pool $${centsToDollars(run.totalPremiumPoolCents)}.`,
+        );
+        return ExitCode.ok;
+      } catch (error) {
+        // A refusal (month not begun, a run in progress) is the command's answer, not a crash.
+        if (!(error instanceof AppError)) throw error;
+        deps.err(error.message);
+        return ExitCode.failed;
+      }
     }
     case 'grant':
     case 'revoke': {
@@ -121,6 +153,7 @@ export function adminDeps(database: Database, io: Pick<AdminDeps, 'out' | 'err'>
     roles: createRolesModule({ database }, {}),
     findUserId: holders.findUserId,
     listRoleHolders: holders.listRoleHolders,
+    calculateRevenue: (month) => createRevenueRuns(database, systemClock).calculate(month, null),
   };
 }
 
@@ -133,6 +166,7 @@ async function main(): Promise<number> {
       roles: null as never,
       findUserId: null as never,
       listRoleHolders: null as never,
+      calculateRevenue: null as never,
     });
   }
   let env;

@@ -49,6 +49,7 @@ export const tableOwners: Record<string, string | null> = {
   listener_artists: 'listening',
   listener_genres: 'listening',
   play_count_deltas: 'listening',
+  listening_deltas: 'listening',
 
   notifications: 'notifications',
 

@@ -1,6 +1,9 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { PodcastsModule } from '../podcasts/podcasts.module.ts';
-import { PLAY_COUNT_FOLD_BATCH } from '../../../core/validation/listening.rules.ts';
+import {
+  LISTENER_TOTALS_FOLD_BATCH,
+  PLAY_COUNT_FOLD_BATCH,
+} from '../../../core/validation/listening.rules.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
@@ -11,7 +14,7 @@ import { createStatsRepository } from './stats.repository.ts';
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
  * under /api: POST/PATCH /plays, GET /me/recently-played, GET /me/stats; and the fold of plays
- * into songs.play_count.
+ * into songs.play_count and of listening_deltas into the listener totals.
  */
 export function createListeningModule(
   ctx: ModuleContext,
@@ -22,16 +25,18 @@ export function createListeningModule(
   }: {
     songs: Pick<SongsModule, 'songsByIds'>;
     podcasts: Pick<PodcastsModule, 'episodesByIds'>;
-    /** foldSeconds: how often pending plays go into play_count; 0: never in this process. */
+    /** foldSeconds: how often pending plays and totals are folded; 0: never in this process. */
     settings: { foldSeconds: number };
   },
 ): FeatureModule {
   const plays = createPlaysRepository(ctx.database.db);
   const fold = createPlayCountFold({
-    plays,
+    folds: [
+      { fold: (batch) => plays.foldPlayCounts(batch), batch: PLAY_COUNT_FOLD_BATCH },
+      { fold: (batch) => plays.foldListenerTotals(batch), batch: LISTENER_TOTALS_FOLD_BATCH },
+    ],
     log: ctx.log,
     intervalMs: settings.foldSeconds * 1000,
-    batch: PLAY_COUNT_FOLD_BATCH,
   });
   const listening = createListeningService({
     plays,
@@ -45,7 +50,7 @@ export function createListeningModule(
     name: 'listening',
     plugin: async (app) => {
       await app.register(routes, { prefix: '/api' });
-      // Plays started are counted into songs.play_count in batches while the app runs.
+      // Pending play counts and listener totals are folded in batches while the app runs.
       if (settings.foldSeconds > 0) app.addHook('onReady', async () => fold.start());
       app.addHook('onClose', async () => fold.stop());
     },

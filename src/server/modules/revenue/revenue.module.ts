@@ -1,5 +1,6 @@
 import { isMonth, monthRange } from '../../../core/validation/revenue-month.rules.ts';
-import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../../core/clock.ts';
+import type { Database, Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import { createMonthEndJob } from './month-end-job.ts';
 import { createRevenueRepository, type BeforeCommit, type RunRow } from './revenue.repository.ts';
@@ -18,6 +19,16 @@ export type RevenueModule = FeatureModule & {
   /** Calculates a month that has begun (the CLI's `revenue YYYY-MM`); by: the admin, or null. */
   calculate(month: string, by: string | null): Promise<RunRow>;
 };
+
+/** The run alone, for the operator's CLI (no routes, no job queue). */
+export function createRevenueRuns(database: Database, clock: Clock) {
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  return createRevenueService({
+    revenue: createRevenueRepository(database.db),
+    clock,
+    log: quiet,
+  });
+}
 
 /**
  * Artist revenue (docs/decisions/0029): the monthly run (admin route, CLI, month-end job),
