@@ -15,6 +15,7 @@ import { createFfmpeg } from './media/ffmpeg.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
+import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import {
   createMediaModule,
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
     createArtistApprovalModule(ctx, { roles, notifications }),
+    createWithdrawalsModule(ctx, { notifications }),
     mediaModule,
     songs,
     createListeningModule(ctx, {

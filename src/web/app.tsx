@@ -79,6 +79,12 @@ const ManageSubscriptionPage = lazyScreen(
 );
 const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
 const AdminRevenuePage = lazyScreen(() => import('./features/revenue/admin-revenue-page.tsx'));
+const WithdrawalSettingsPage = lazyScreen(
+  () => import('./features/withdrawals/withdrawal-settings-page.tsx'),
+);
+const AdminWithdrawalsPage = lazyScreen(
+  () => import('./features/withdrawals/admin-withdrawals-page.tsx'),
+);
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
@@ -147,7 +153,7 @@ const routes: RouteObject[] = [
         children: [
           screen('upload', screens.upload, UploadPage),
           screen('dashboard', screens.dashboard),
-          screen('withdrawal-settings', screens.withdrawalSettings),
+          screen('withdrawal-settings', screens.withdrawalSettings, WithdrawalSettingsPage),
         ],
       },
       {
@@ -161,7 +167,7 @@ const routes: RouteObject[] = [
       {
         element: <RequireRole role="admin" deniedMessage="Admin access only" />,
         children: [
-          screen('admin/withdrawals', screens.adminWithdrawals),
+          screen('admin/withdrawals', screens.adminWithdrawals, AdminWithdrawalsPage),
           screen('admin/ads', screens.adminAds, AdminAdsPage),
           screen('admin/revenue', screens.adminRevenue, AdminRevenuePage),
         ],

@@ -16,6 +16,7 @@ import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
 import { tipsApi } from './tips.api.ts';
+import { withdrawalsApi } from './withdrawals.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -40,6 +41,7 @@ export const routeTable = {
   ads: adsApi,
   revenue: revenueApi,
   tips: tipsApi,
+  withdrawals: withdrawalsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

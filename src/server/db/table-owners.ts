@@ -62,7 +62,10 @@ export const tableOwners: Record<string, string | null> = {
   ad_renditions: 'ads',
   revenue_runs: 'revenue',
   artist_revenue: 'revenue',
-  artist_withdrawals: null,
+  artist_withdrawals: 'withdrawals',
+  // The lock row and payout settings, and submits' Idempotency-Keys (withdrawals.schema.ts).
+  artist_accounts: 'withdrawals',
+  withdrawal_idempotency_keys: 'withdrawals',
   tips: 'tips',
 
   jobs: 'jobs',
