@@ -6,6 +6,7 @@ import { libraryApi } from './library.api.ts';
 import { listeningApi } from './listening.api.ts';
 import { mfaApi } from './mfa.api.ts';
 import { notificationsApi } from './notifications.api.ts';
+import { payoutsApi } from './payouts.api.ts';
 import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
@@ -41,6 +42,7 @@ export const routeTable = {
   ads: adsApi,
   revenue: revenueApi,
   tips: tipsApi,
+  payouts: payoutsApi,
   withdrawals: withdrawalsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
