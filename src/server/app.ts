@@ -17,6 +17,7 @@ import { createAdsModule } from './modules/ads/ads.module.ts';
 import { createArtistAnalyticsModule } from './modules/artist-analytics/artist-analytics.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
 import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
+import { createPayoutsModule } from './modules/payouts/payouts.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import {
   createMediaModule,
@@ -206,12 +207,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     podcasts,
     settings: { foldSeconds: env.playCountFoldSeconds },
   });
+  // Payouts settle withdrawals, and withdrawals hand approved requests to payouts: the getter
+  // is first called by a request, long after both exist.
+  const payouts = createPayoutsModule(ctx, { premium, withdrawals: () => withdrawals });
+  const withdrawals = createWithdrawalsModule(ctx, {
+    notifications,
+    payouts: payouts.withdrawalPayouts,
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
     createArtistApprovalModule(ctx, { roles, notifications }),
-    createWithdrawalsModule(ctx, { notifications }),
+    withdrawals,
+    payouts,
     mediaModule,
     songs,
     listening,

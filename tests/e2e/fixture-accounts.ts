@@ -14,11 +14,12 @@ const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dat
 try {
   await database.migrate();
   await ensureAccountWithRole(database, E2E_ARTIST, 'artist');
-  // A month already calculated for the withdrawal journey: the rows the monthly run writes.
+  // A month long closed (the month-end job recalculates only the month just ended) for the
+  // withdrawal journey: the row the monthly run writes.
   const earnerId = await ensureAccountWithRole(database, E2E_EARNER, 'artist');
   await database.db.execute(
     sql`insert into artist_revenue (artist_id, month, premium_revenue_cents, total_revenue_cents)
-        values (${earnerId}, '2026-10', ${E2E_EARNER_REVENUE_CENTS}, ${E2E_EARNER_REVENUE_CENTS})
+        values (${earnerId}, '2025-01', ${E2E_EARNER_REVENUE_CENTS}, ${E2E_EARNER_REVENUE_CENTS})
         on conflict (artist_id, month) do nothing`,
   );
 } finally {

@@ -33,6 +33,10 @@ export type FakeStripe = {
   requests: StripeRequest[];
   customers: Map<string, Json>;
   subscriptions: Map<string, Json>;
+  /** Connected accounts (Connect), by id; tests set `capabilities.transfers` as onboarding would. */
+  accounts: Map<string, Json>;
+  /** Transfers created, by id. */
+  transfers: Map<string, Json>;
   /** Checkout Sessions created, by id, as Stripe returned them. */
   sessions: Map<string, Json>;
   /** Paths (method and path prefix, e.g. 'POST /v1/checkout/sessions') that answer 500. */
@@ -178,6 +182,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const customers = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const sessions = new Map<string, Json>();
+  const accounts = new Map<string, Json>();
+  const transfers = new Map<string, Json>();
   const failing = new Set<string>();
   // Stripe answers a repeated idempotency key with the first answer.
   const replies = new Map<string, { status: number; body: Json }>();
@@ -266,6 +272,77 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         },
       };
     }
+    const formMetadata = () => {
+      const metadata: Json = {};
+      for (const [k, v] of Object.entries(r.form)) {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      return metadata;
+    };
+    if (r.method === 'POST' && r.path === '/v1/accounts') {
+      // Until onboarding is done, an Express account's transfers capability is inactive.
+      const account: Json = {
+        id: nextId('acct'),
+        object: 'account',
+        type: r.form.type ?? 'express',
+        email: r.form.email ?? null,
+        metadata: formMetadata(),
+        capabilities: { transfers: 'inactive' },
+        charges_enabled: false,
+        payouts_enabled: false,
+        details_submitted: false,
+      };
+      accounts.set(account.id as string, account);
+      return { status: 200, body: account };
+    }
+    const account = /^\/v1\/accounts\/([^/]+)$/.exec(r.path);
+    if (r.method === 'GET' && account) {
+      const found = accounts.get(account[1]!);
+      return found ? { status: 200, body: found } : missing('account');
+    }
+    if (r.method === 'POST' && r.path === '/v1/account_links') {
+      if (!accounts.has(r.form.account ?? '')) return missing('account');
+      return {
+        status: 200,
+        body: {
+          object: 'account_link',
+          created: unix(new Date()),
+          expires_at: unix(new Date()) + 300,
+          url: `https://connect.stripe.test/setup/e/${r.form.account}/${nextId('link')}`,
+        },
+      };
+    }
+    if (r.method === 'POST' && r.path === '/v1/transfers') {
+      const destination = accounts.get(r.form.destination ?? '');
+      if (!destination) return missing('account');
+      if ((destination.capabilities as Json).transfers !== 'active')
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'insufficient_capabilities_for_transfer',
+              message: 'Your destination account needs to have the transfers capability enabled.',
+            },
+          },
+        };
+      const transfer: Json = {
+        id: nextId('tr'),
+        object: 'transfer',
+        amount: Number(r.form.amount),
+        amount_reversed: 0,
+        currency: r.form.currency,
+        destination: r.form.destination,
+        transfer_group: r.form.transfer_group ?? null,
+        metadata: formMetadata(),
+        reversed: false,
+        created: unix(new Date()),
+        livemode: false,
+      };
+      transfers.set(transfer.id as string, transfer);
+      return { status: 200, body: transfer };
+    }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(r.path);
     if (r.method === 'GET' && sub) {
       const found = subscriptions.get(sub[1]!);
@@ -311,6 +388,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     customers,
     subscriptions,
     sessions,
+    accounts,
+    transfers,
     failing,
     sent: (method, prefix) =>
       requests.filter((r) => r.method === method && r.path.startsWith(prefix)),

@@ -311,8 +311,11 @@ describe.each(dbKinds)('without SMTP on %s', (kind) => {
       url: '/api/auth/verify-email/resend',
       headers: { authorization: `Bearer ${res.json().access_token}` },
     });
-    expect(resend.statusCode).toBe(501);
-    expect(resend.json().error.code).toBe('not_configured');
+    expect(resend.statusCode).toBe(409);
+    expect(resend.json().error).toMatchObject({
+      code: 'duplicate',
+      message: 'Email verification is off on this server',
+    });
     expect(ctx.mail).toHaveLength(0);
   });
 });

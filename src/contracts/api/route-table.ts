@@ -7,6 +7,7 @@ import { libraryApi } from './library.api.ts';
 import { listeningApi } from './listening.api.ts';
 import { mfaApi } from './mfa.api.ts';
 import { notificationsApi } from './notifications.api.ts';
+import { payoutsApi } from './payouts.api.ts';
 import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
@@ -42,6 +43,7 @@ export const routeTable = {
   ads: adsApi,
   revenue: revenueApi,
   tips: tipsApi,
+  payouts: payoutsApi,
   withdrawals: withdrawalsApi,
   artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;

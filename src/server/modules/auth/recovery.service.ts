@@ -101,8 +101,9 @@ export function createRecoveryService(deps: {
 
     /** A new link for a signed-in user whose address is still unconfirmed (the last one expired). */
     async resendVerification(userId: string): Promise<void> {
+      // Without mail, verification is off: nothing waits for it, so there is nothing to resend.
       if (!mailer.delivers)
-        throw new AppError(ErrorCode.notConfigured, 'Email is not set up on this server');
+        throw new AppError(ErrorCode.conflict, 'Email verification is off on this server');
       const user = await users.findById(userId);
       if (!user) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
       if (user.emailVerifiedAt)

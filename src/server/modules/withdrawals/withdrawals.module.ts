@@ -18,6 +18,9 @@ export type WithdrawalsModule = FeatureModule & {
   /** A provider payout's result: processing → completed or rejected, once. */
   settle: WithdrawalsService['settle'];
   paymentDetailsOf: WithdrawalsService['paymentDetailsOf'];
+  /** The provider's connected account the artist's payouts go to (payouts module). */
+  payoutAccountOf(artistId: string): Promise<string | null>;
+  setPayoutAccount(artistId: string, accountId: string): Promise<void>;
 };
 
 /**
@@ -36,8 +39,9 @@ export function createWithdrawalsModule(
     payouts?: WithdrawalPayouts;
   },
 ): WithdrawalsModule {
+  const repository = createWithdrawalsRepository(ctx.database.db);
   const withdrawals = createWithdrawalsService({
-    repository: createWithdrawalsRepository(ctx.database.db),
+    repository,
     notifications,
     box: createSecretBox(ctx.secretKey, 'withdrawal-payment-details'),
     clock: ctx.clock,
@@ -52,5 +56,8 @@ export function createWithdrawalsModule(
     mine: withdrawals.mine,
     settle: withdrawals.settle,
     paymentDetailsOf: withdrawals.paymentDetailsOf,
+    payoutAccountOf: async (artistId) =>
+      (await repository.account(artistId))?.payoutAccountId ?? null,
+    setPayoutAccount: repository.setPayoutAccount,
   };
 }

@@ -58,6 +58,17 @@ export function createWithdrawalsRepository(db: Db) {
       return row!;
     },
 
+    /** The provider's connected account payouts go to; set once the artist onboards. */
+    async setPayoutAccount(artistId: string, accountId: string): Promise<void> {
+      await db
+        .insert(artistAccounts)
+        .values({ artistId, payoutAccountId: accountId })
+        .onConflictDoUpdate({
+          target: artistAccounts.artistId,
+          set: { payoutAccountId: accountId, updatedAt: sql`now()` },
+        });
+    },
+
     async account(artistId: string): Promise<AccountRow | null> {
       const [row] = await db
         .select()

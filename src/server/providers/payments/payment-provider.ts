@@ -90,6 +90,25 @@ export interface StripePayments {
   createCheckout(userId: string, customerId: string): Promise<{ url: string }>;
   /** A one-time payment Checkout Session; its id and URL. */
   createPaymentCheckout(request: PaymentCheckoutRequest): Promise<{ id: string; url: string }>;
+  /**
+   * Stripe Connect (payouts): an Express connected account for an artist, created once per
+   * artist (idempotency key), its `canto_user_id` in metadata; onboarding asks the rest.
+   */
+  createConnectedAccount(userId: string): Promise<string>;
+  /** Whether the connected account can take transfers now (its `transfers` capability). */
+  connectedAccountReady(accountId: string): Promise<boolean>;
+  /** A one-time onboarding link for the account, back to `returnPath` under PUBLIC_URL. */
+  createAccountLink(accountId: string, returnPath: string): Promise<{ url: string }>;
+  /**
+   * A transfer of `amountCents` USD from the platform to the connected account; one per
+   * `reference` (idempotency key), which metadata names too. Its id.
+   */
+  createTransfer(request: {
+    accountId: string;
+    amountCents: number;
+    reference: string;
+    metadata: Record<string, string>;
+  }): Promise<string>;
   /** A Billing Portal session for the customer; its URL. */
   createPortal(customerId: string): Promise<{ url: string }>;
   /**

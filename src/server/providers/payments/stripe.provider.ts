@@ -166,6 +166,43 @@ export function createStripePayments(settings: StripeSettings): StripePayments {
         throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { id: session.id, url: session.url };
     },
+    async createConnectedAccount(userId) {
+      const account = await stripe.accounts.create(
+        {
+          type: 'express',
+          capabilities: { transfers: { requested: true } },
+          metadata: { [USER_METADATA_KEY]: userId },
+        },
+        { idempotencyKey: `canto-account-${userId}` },
+      );
+      return account.id;
+    },
+    async connectedAccountReady(accountId) {
+      const account = await stripe.accounts.retrieve(accountId);
+      return account.capabilities?.transfers === 'active';
+    },
+    async createAccountLink(accountId, returnPath) {
+      const link = await stripe.accountLinks.create({
+        account: accountId,
+        type: 'account_onboarding',
+        refresh_url: `${settings.publicUrl}${returnPath}?stripe=refresh`,
+        return_url: `${settings.publicUrl}${returnPath}?stripe=return`,
+      });
+      return { url: link.url };
+    },
+    async createTransfer({ accountId, amountCents, reference, metadata }) {
+      const transfer = await stripe.transfers.create(
+        {
+          amount: amountCents,
+          currency: 'usd',
+          destination: accountId,
+          transfer_group: reference,
+          metadata,
+        },
+        { idempotencyKey: `canto-transfer-${reference}` },
+      );
+      return transfer.id;
+    },
     async createPortal(customerId) {
       const session = await stripe.billingPortal.sessions.create({
         customer: customerId,

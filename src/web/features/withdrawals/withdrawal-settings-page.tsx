@@ -31,6 +31,7 @@ import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { DateTime, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
 import { useArtistBalance, useMyWithdrawals, useRequestWithdrawal } from './use-withdrawals.ts';
+import { StripeConnect } from '@/web/features/payouts/index.ts';
 
 function Amount({
   label,
@@ -219,9 +220,12 @@ function WithdrawalForm({ available }: { available: number | undefined }) {
         </div>
       )}
       {method === 'stripe' && (
-        <p className="text-sm text-muted-foreground">
-          Stripe payouts go to the account you connect with Stripe; no details are needed here.
-        </p>
+        <>
+          <p className="text-sm text-muted-foreground">
+            Stripe payouts go to the account you connect with Stripe; no details are needed here.
+          </p>
+          <StripeConnect />
+        </>
       )}
 
       <Field
