@@ -64,6 +64,9 @@ const RecentlyPlayedPage = lazyScreen(
 );
 const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
 const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page.tsx'));
+const ArtistRevenuePage = lazyScreen(
+  () => import('./features/artist-revenue/artist-revenue-page.tsx'),
+);
 const LikedSongsPage = lazyScreen(() => import('./features/library/liked-songs-page.tsx'));
 const PlaylistsPage = lazyScreen(() => import('./features/library/playlists-page.tsx'));
 const PlaylistPage = lazyScreen(() => import('./features/library/playlist-page.tsx'));
@@ -163,7 +166,7 @@ const routes: RouteObject[] = [
       },
       {
         element: <RequireRole role="artist" deniedMessage="Artist access only" />,
-        children: [screen('artist-revenue', screens.artistRevenue)],
+        children: [screen('artist-revenue', screens.artistRevenue, ArtistRevenuePage)],
       },
       {
         element: <RequireRole role="admin" deniedMessage="Admin access only" />,

@@ -2,8 +2,17 @@
 // listener plays it three times (stream records through the API, as the player writes them),
 // and the artist sees the plays today in the Daily Streams and Unique Listeners charts and in
 // their tables for screen readers, the figures and Top Songs; the screen passes axe. A
-// listener who opens /dashboard is sent to /.
-import { ARTIST_STATE, expect, LISTENER_STATE, requireArtistSession, test } from './support.ts';
+// listener who opens /dashboard is sent to /. Then the admin calculates the month and the artist
+// sees it on /artist-revenue with its CSV statements, the balance and the withdrawal history.
+import {
+  ADMIN_STATE,
+  ARTIST_STATE,
+  expect,
+  LISTENER_STATE,
+  requireAdminSession,
+  requireArtistSession,
+  test,
+} from './support.ts';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
 import { seriousAxeViolations } from './axe.ts';
 
@@ -55,10 +64,52 @@ test.describe('as the artist', () => {
     const overview = page.getByRole('region', { name: 'Overview' });
     await expect(overview.getByText('Recent Streams')).toBeVisible();
     await expect(overview.getByText('Estimated Revenue')).toBeVisible();
-    await expect(overview.getByText('No month calculated yet')).toBeVisible();
+    // The tier, or that no month is calculated yet (another journey may have run one).
+    await expect(overview.getByText(/No month calculated yet|% artist share/)).toBeVisible();
     const top = page.getByRole('region', { name: 'Top Songs' });
     await expect(top.getByText(title)).toBeVisible();
 
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('the revenue screen, as the artist', () => {
+  test.use({ storageState: ARTIST_STATE });
+
+  test('shows the calculated month with its CSV statements, the balance and the history', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    // The admin calculates the current month, which holds the three plays above.
+    requireAdminSession();
+    const admin = await playwright.request.newContext({ baseURL, storageState: ADMIN_STATE });
+    const run = await admin.post('/api/admin/revenue/calculate');
+    expect(run.status(), await run.text()).toBe(200);
+    const { month } = (await run.json()) as { month: string };
+    await admin.dispose();
+
+    await page.goto('/artist-revenue');
+    const balance = page.getByRole('region', { name: 'Balance' });
+    await expect(balance.getByText('Available')).toBeVisible();
+    await expect(balance.getByText(/^\$\d[\d,]*\.\d\d$/).first()).toBeVisible();
+    const months = page.getByRole('region', { name: 'Monthly Revenue' });
+    const name = new Date(`${month}-01T00:00:00Z`).toLocaleString('en-US', {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    await expect(months.getByRole('rowheader', { name })).toBeVisible();
+    const csv = months.getByRole('link', { name: `CSV statement for ${name}` });
+    const statement = await page.request.get((await csv.getAttribute('href'))!);
+    expect(statement.status()).toBe(200);
+    expect(statement.headers()['content-type']).toContain('text/csv');
+    expect(await statement.text()).toContain(month);
+    await expect(
+      months.getByRole('link', { name: `${month.slice(0, 4)} CSV statement` }),
+    ).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Withdrawal History' })).toBeVisible();
+    await expect(page.getByText('Failed to load revenue data')).toHaveCount(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });

@@ -24,13 +24,21 @@ export function createArtistAnalyticsService({
   artistDays: ListeningModule['artistDays'];
   clock: Clock;
 }) {
+  // Artists whose episodes this process has counted up to today's midnight: once a day each.
+  const episodesCounted = new Map<string, number>();
+  const countEpisodes = async (artistId: string, todayStart: number) => {
+    if (episodesCounted.get(artistId) === todayStart) return;
+    await analytics.countEpisodePlays(artistId, new Date(todayStart));
+    if (episodesCounted.size >= 100_000) episodesCounted.clear();
+    episodesCounted.set(artistId, todayStart);
+  };
   return {
     async of(artistId: string): Promise<ArtistAnalytics> {
       const now = clock.now();
       const todayStart = Date.parse(now.toISOString().slice(0, 10));
       const [days, overview] = await Promise.all([
         artistDays(artistId, DASHBOARD_DAYS),
-        analytics.countEpisodePlays(artistId, new Date(todayStart)).then(() =>
+        countEpisodes(artistId, todayStart).then(() =>
           analytics.overview(artistId, {
             // The same window as the daily series: since the first of its 30 UTC days.
             followersSince: new Date(todayStart - (DASHBOARD_DAYS - 1) * DAY_MS),

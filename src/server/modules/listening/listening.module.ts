@@ -57,6 +57,9 @@ export function createListeningModule(
   });
   const routes = listeningRoutes({ listening });
   const artistDays = createArtistDaysRepository(ctx.database.db);
+  // Artists whose window this process has counted today: until the day changes their finished
+  // days are final (a play is recorded at the clock's time), so the check is skipped.
+  const counted = new Map<string, string>();
   return {
     name: 'listening',
     async artistDays(artistId, days) {
@@ -65,7 +68,11 @@ export function createListeningModule(
       const first = new Date(Date.parse(today) - (Math.max(1, days) - 1) * 86_400_000)
         .toISOString()
         .slice(0, 10);
-      await artistDays.rollUp(artistId, first, today, now);
+      if (counted.get(artistId) !== first) {
+        await artistDays.rollUp(artistId, first, today, now);
+        if (counted.size >= 100_000) counted.clear();
+        counted.set(artistId, first);
+      }
       return artistDays.read(artistId, first, today);
     },
     plugin: async (app) => {
