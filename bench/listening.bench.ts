@@ -425,6 +425,7 @@ const WRITTEN_TABLES = [
   'stream_analytics',
   'songs',
   'play_count_deltas',
+  'listening_deltas',
   'listener_totals',
   'listener_songs',
   'listener_artists',

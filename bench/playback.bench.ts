@@ -247,10 +247,12 @@ async function pass(
 async function barePass(
   page: Page,
   cdp: CDPSession,
+  baseUrl: string,
   urls: Array<{ title: string; url: string }>,
   log: Log,
 ): Promise<Sample[]> {
-  await page.goto('about:blank');
+  // A plain document of the app's own origin (about:blank is opaque: its play() was refused).
+  await page.goto(`${baseUrl}/robots.txt`);
   await cdp.send('Network.emulateNetworkConditions', NETWORK);
   const media = watchMedia(cdp);
   const samples: Sample[] = [];
@@ -258,12 +260,12 @@ async function barePass(
     media.reset();
     await page.evaluate(`(() => {
       document.body.innerHTML = '<button id="bench-play">Play</button>';
-      window.benchPlaying = new Promise((resolve) => {
+      window.benchPlaying = new Promise((resolve, reject) => {
         document.getElementById('bench-play').addEventListener('click', () => {
           const clickedAt = performance.now();
           const a = new Audio(${JSON.stringify(url)});
           window.benchAudio = a;
-          a.play();
+          a.play().catch(reject);
           (function poll() {
             if (!a.paused && a.currentTime > 0) resolve(performance.now() - clickedAt);
             else setTimeout(poll, 2);
@@ -466,6 +468,7 @@ export async function playbackBench(options: { log?: Log } = {}): Promise<BenchR
     const bare = await barePass(
       page,
       cdp,
+      server.url,
       await normalUrls(server.url, token, ids.slice(0, titles.length), titles),
       log,
     );

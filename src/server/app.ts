@@ -14,7 +14,10 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createFfmpeg } from './media/ffmpeg.ts';
 import type { FeatureModule, ModuleContext } from './module-context.ts';
 import { createAdsModule } from './modules/ads/ads.module.ts';
+import { createArtistAnalyticsModule } from './modules/artist-analytics/artist-analytics.module.ts';
 import { createArtistApprovalModule } from './modules/artist-approval/artist-approval.module.ts';
+import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
+import { createPayoutsModule } from './modules/payouts/payouts.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import {
   createMediaModule,
@@ -39,6 +42,7 @@ import { createRolesModule, type RolesModule } from './modules/roles/roles.modul
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createTipsModule } from './modules/tips/tips.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
@@ -198,18 +202,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     settings: { monthEndJob: env.revenueMonthEndJob },
     beforeCommit: deps.revenueBeforeCommit,
   });
+  const listening = createListeningModule(ctx, {
+    songs,
+    podcasts,
+    settings: { foldSeconds: env.playCountFoldSeconds },
+  });
+  // Payouts settle withdrawals, and withdrawals hand approved requests to payouts: the getter
+  // is first called by a request, long after both exist.
+  const payouts = createPayoutsModule(ctx, { premium, withdrawals: () => withdrawals });
+  const withdrawals = createWithdrawalsModule(ctx, {
+    notifications,
+    payouts: payouts.withdrawalPayouts,
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
     createMfaModule(ctx, { auth, settings: { publicUrl } }),
     createArtistApprovalModule(ctx, { roles, notifications }),
+    withdrawals,
+    payouts,
     mediaModule,
     songs,
-    createListeningModule(ctx, {
-      songs,
-      podcasts,
-      settings: { foldSeconds: env.playCountFoldSeconds },
-    }),
+    listening,
+    createArtistAnalyticsModule(ctx, { listening }),
     createLibraryModule(ctx, { songs }),
     podcasts,
     createSearchModule(ctx, {
@@ -234,6 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       },
     }),
     revenue,
+    createTipsModule(ctx, { premium, roles, revenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
 

@@ -228,8 +228,9 @@ export type Env = {
    */
   searchConcurrency: number;
   /**
-   * How often this process folds pending plays into songs' play counts (ADR 0016;
-   * PLAY_COUNT_FOLD_SECONDS, default 2; 0: never, another process or a test does it).
+   * How often this process folds pending plays into songs' play counts and pending listening
+   * changes into the listener totals (ADR 0016; PLAY_COUNT_FOLD_SECONDS, default 2; 0: never,
+   * another process or a test does it).
    */
   playCountFoldSeconds: number;
   /**

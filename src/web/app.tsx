@@ -63,6 +63,7 @@ const RecentlyPlayedPage = lazyScreen(
   () => import('./features/listening/recently-played-page.tsx'),
 );
 const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
+const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page.tsx'));
 const LikedSongsPage = lazyScreen(() => import('./features/library/liked-songs-page.tsx'));
 const PlaylistsPage = lazyScreen(() => import('./features/library/playlists-page.tsx'));
 const PlaylistPage = lazyScreen(() => import('./features/library/playlist-page.tsx'));
@@ -73,11 +74,18 @@ const NotificationsPage = lazyScreen(
 );
 const PremiumPage = lazyScreen(() => import('./features/premium/premium-page.tsx'));
 const CheckoutPage = lazyScreen(() => import('./features/premium/checkout-page.tsx'));
+const TipCheckoutPage = lazyScreen(() => import('./features/tips/tip-checkout-page.tsx'));
 const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
 const AdminAdsPage = lazyScreen(() => import('./features/ads/admin-ads-page.tsx'));
 const AdminRevenuePage = lazyScreen(() => import('./features/revenue/admin-revenue-page.tsx'));
+const WithdrawalSettingsPage = lazyScreen(
+  () => import('./features/withdrawals/withdrawal-settings-page.tsx'),
+);
+const AdminWithdrawalsPage = lazyScreen(
+  () => import('./features/withdrawals/admin-withdrawals-page.tsx'),
+);
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
 
@@ -134,6 +142,7 @@ const routes: RouteObject[] = [
       screen('premium', screens.premium, PremiumPage),
       screen('premium/checkout', screens.premiumCheckout, CheckoutPage),
       screen('premium/manage', screens.premiumManage, ManageSubscriptionPage),
+      screen('tips/checkout', screens.tipCheckout, TipCheckoutPage),
       screen('profile', screens.profile, ProfilePage),
       screen('profile/:userId', screens.userProfile, ProfilePage),
       screen('following', screens.following, FollowingPage),
@@ -144,8 +153,8 @@ const routes: RouteObject[] = [
         element: <RequireRole role="artist" />,
         children: [
           screen('upload', screens.upload, UploadPage),
-          screen('dashboard', screens.dashboard),
-          screen('withdrawal-settings', screens.withdrawalSettings),
+          screen('dashboard', screens.dashboard, DashboardPage),
+          screen('withdrawal-settings', screens.withdrawalSettings, WithdrawalSettingsPage),
         ],
       },
       {
@@ -159,7 +168,7 @@ const routes: RouteObject[] = [
       {
         element: <RequireRole role="admin" deniedMessage="Admin access only" />,
         children: [
-          screen('admin/withdrawals', screens.adminWithdrawals),
+          screen('admin/withdrawals', screens.adminWithdrawals, AdminWithdrawalsPage),
           screen('admin/ads', screens.adminAds, AdminAdsPage),
           screen('admin/revenue', screens.adminRevenue, AdminRevenuePage),
         ],

@@ -5,3 +5,10 @@ export const E2E_ARTIST = {
   password: 'artist-pass-123',
   displayName: 'E2E Artist',
 } as const;
+/** An artist with revenue already calculated (fixture-accounts.ts), for the withdrawal journey. */
+export const E2E_EARNER = {
+  email: 'earner@canto.test',
+  password: 'earner-pass-123',
+  displayName: 'E2E Earner',
+} as const;
+export const E2E_EARNER_REVENUE_CENTS = 15_000;

@@ -140,3 +140,29 @@ test('the verification link says the email is verified, and a bad link says it i
   await alert.getByRole('link', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/auth$/);
 });
+
+test('an expired verification link offers a new one, which verifies', async ({ page }) => {
+  const email = uniqueEmail('resend');
+  const up = await page.request.post('/api/auth/sign-up', {
+    headers: ownAddress(),
+    data: { email, password: PASSWORD, display_name: 'Resend Listener', is_artist: false },
+  });
+  expect(up.status(), await up.text()).toBe(201);
+  const first = await mailedLink(E2E_PORT, email, '/verify-email');
+
+  // Signed in with an unconfirmed address, a dead link: the page offers a fresh one.
+  await page.goto('/verify-email?token=an-expired-token');
+  const alert = page.getByRole('alert');
+  await expect(alert.getByRole('heading', { name: 'Link expired or invalid' })).toBeVisible();
+  await alert.getByRole('button', { name: 'Send a new link' }).click();
+  await expect(page.getByText(`A new link is on its way to ${email}`)).toBeVisible();
+
+  let fresh = first;
+  await expect
+    .poll(async () => (fresh = await mailedLink(E2E_PORT, email, '/verify-email')))
+    .not.toBe(first);
+  await page.goto(fresh);
+  await expect(
+    page.getByRole('status').getByRole('heading', { name: 'Email verified' }),
+  ).toBeVisible();
+});

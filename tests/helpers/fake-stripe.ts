@@ -33,6 +33,12 @@ export type FakeStripe = {
   requests: StripeRequest[];
   customers: Map<string, Json>;
   subscriptions: Map<string, Json>;
+  /** Connected accounts (Connect), by id; tests set `capabilities.transfers` as onboarding would. */
+  accounts: Map<string, Json>;
+  /** Transfers created, by id. */
+  transfers: Map<string, Json>;
+  /** Checkout Sessions created, by id, as Stripe returned them. */
+  sessions: Map<string, Json>;
   /** Paths (method and path prefix, e.g. 'POST /v1/checkout/sessions') that answer 500. */
   failing: Set<string>;
   /** The requests made so far to a method and path prefix. */
@@ -116,6 +122,21 @@ export function eventObject(type: string, subscription: Json, extra: Json = {}):
   return { ...subscription, ...extra };
 }
 
+/**
+ * A one-time Checkout Session as the webhook's data.object carries it once the payer has paid
+ * (`checkout.session.completed`), or as it expired (`checkout.session.expired`).
+ */
+export function completedSession(session: Json, over: Json = {}): Json {
+  return {
+    ...session,
+    status: 'complete',
+    payment_status: 'paid',
+    payment_intent: nextId('pi'),
+    url: null,
+    ...over,
+  };
+}
+
 /** A webhook delivery: the exact body and its Stripe-Signature header (at `at`). */
 export function signedEvent(
   type: string,
@@ -160,6 +181,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: StripeRequest[] = [];
   const customers = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
+  const sessions = new Map<string, Json>();
+  const accounts = new Map<string, Json>();
+  const transfers = new Map<string, Json>();
   const failing = new Set<string>();
   // Stripe answers a repeated idempotency key with the first answer.
   const replies = new Map<string, { status: number; body: Json }>();
@@ -207,20 +231,33 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (r.method === 'POST' && r.path === '/v1/checkout/sessions') {
       const id = nextId('cs_test');
-      return {
-        status: 200,
-        body: {
-          id,
-          object: 'checkout.session',
-          mode: r.form.mode,
-          customer: r.form.customer,
-          client_reference_id: r.form.client_reference_id ?? null,
-          success_url: r.form.success_url,
-          cancel_url: r.form.cancel_url,
-          status: 'open',
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-        },
+      const metadata: Json = {};
+      for (const [k, v] of Object.entries(r.form)) {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      // A one-time payment's total is its price_data line; a subscription's is the price's.
+      const unit = r.form['line_items[0][price_data][unit_amount]'];
+      const quantity = Number(r.form['line_items[0][quantity]'] ?? '1');
+      const session: Json = {
+        id,
+        object: 'checkout.session',
+        mode: r.form.mode,
+        customer: r.form.customer ?? null,
+        client_reference_id: r.form.client_reference_id ?? null,
+        metadata,
+        currency: r.form['line_items[0][price_data][currency]'] ?? 'usd',
+        amount_total: unit === undefined ? 999 * quantity : Number(unit) * quantity,
+        payment_status: 'unpaid',
+        payment_intent: null,
+        subscription: null,
+        success_url: r.form.success_url,
+        cancel_url: r.form.cancel_url,
+        status: 'open',
+        url: `https://checkout.stripe.test/c/pay/${id}`,
       };
+      sessions.set(id, session);
+      return { status: 200, body: session };
     }
     if (r.method === 'POST' && r.path === '/v1/billing_portal/sessions') {
       const id = nextId('bps');
@@ -234,6 +271,77 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           url: `https://billing.stripe.test/p/session/${id}`,
         },
       };
+    }
+    const formMetadata = () => {
+      const metadata: Json = {};
+      for (const [k, v] of Object.entries(r.form)) {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      return metadata;
+    };
+    if (r.method === 'POST' && r.path === '/v1/accounts') {
+      // Until onboarding is done, an Express account's transfers capability is inactive.
+      const account: Json = {
+        id: nextId('acct'),
+        object: 'account',
+        type: r.form.type ?? 'express',
+        email: r.form.email ?? null,
+        metadata: formMetadata(),
+        capabilities: { transfers: 'inactive' },
+        charges_enabled: false,
+        payouts_enabled: false,
+        details_submitted: false,
+      };
+      accounts.set(account.id as string, account);
+      return { status: 200, body: account };
+    }
+    const account = /^\/v1\/accounts\/([^/]+)$/.exec(r.path);
+    if (r.method === 'GET' && account) {
+      const found = accounts.get(account[1]!);
+      return found ? { status: 200, body: found } : missing('account');
+    }
+    if (r.method === 'POST' && r.path === '/v1/account_links') {
+      if (!accounts.has(r.form.account ?? '')) return missing('account');
+      return {
+        status: 200,
+        body: {
+          object: 'account_link',
+          created: unix(new Date()),
+          expires_at: unix(new Date()) + 300,
+          url: `https://connect.stripe.test/setup/e/${r.form.account}/${nextId('link')}`,
+        },
+      };
+    }
+    if (r.method === 'POST' && r.path === '/v1/transfers') {
+      const destination = accounts.get(r.form.destination ?? '');
+      if (!destination) return missing('account');
+      if ((destination.capabilities as Json).transfers !== 'active')
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'insufficient_capabilities_for_transfer',
+              message: 'Your destination account needs to have the transfers capability enabled.',
+            },
+          },
+        };
+      const transfer: Json = {
+        id: nextId('tr'),
+        object: 'transfer',
+        amount: Number(r.form.amount),
+        amount_reversed: 0,
+        currency: r.form.currency,
+        destination: r.form.destination,
+        transfer_group: r.form.transfer_group ?? null,
+        metadata: formMetadata(),
+        reversed: false,
+        created: unix(new Date()),
+        livemode: false,
+      };
+      transfers.set(transfer.id as string, transfer);
+      return { status: 200, body: transfer };
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(r.path);
     if (r.method === 'GET' && sub) {
@@ -279,6 +387,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     requests,
     customers,
     subscriptions,
+    sessions,
+    accounts,
+    transfers,
     failing,
     sent: (method, prefix) =>
       requests.filter((r) => r.method === method && r.path.startsWith(prefix)),

@@ -315,4 +315,27 @@ describe.each(dbKinds)('ad impressions on %s', (kind) => {
     const res = await postImpression(ctx, listener, { showing_id: shown.showing_id });
     expect(res.json()).toEqual({ recorded: true, song_id: null, podcast_episode_id: episode!.id });
   });
+
+  it('prunes showings past any use (a day old) as new ones are issued, and keeps recent ones', async () => {
+    const ad = await onlyAd('Pruned', 30);
+    const viewer = await makeUser(ctx, 'listener', 'Old Viewer');
+    const at = (hoursAgo: number) =>
+      new Date(ctx.clock.now().getTime() - hoursAgo * 3600_000).toISOString();
+    const showing = async (hoursAgo: number) =>
+      (
+        await rows<{ id: string }>(
+          ctx,
+          sql`insert into ad_showings (ad_id, user_id, duration_ms, created_at)
+              values (${ad.id}, ${viewer.userId}, 30000, ${at(hoursAgo)}::timestamptz)
+              returning id`,
+        )
+      )[0]!.id;
+    const old = await showing(25);
+    const recent = await showing(2);
+    // Past the once-a-minute pace of the earlier tests' showings.
+    ctx.clock.advance(61_000);
+    await askShowing(ctx, await makeUser(ctx, 'listener', 'New Viewer'));
+    await expect.poll(async () => (await showingRows(ctx)).map((r) => r.id)).not.toContain(old);
+    expect((await showingRows(ctx)).map((r) => r.id)).toContain(recent);
+  });
 });

@@ -238,6 +238,51 @@ describe.each(dbKinds)('password reset and email verification with SMTP on %s', 
     });
     expect(twice.statusCode).toBe(400);
   });
+
+  it('mails a new verification link on request, until the address is confirmed', async () => {
+    ctx.mail.length = 0;
+    const { res, payload } = await signUp(ctx.app);
+    const auth = { authorization: `Bearer ${res.json().access_token}` };
+    const resend = () =>
+      ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email/resend', headers: auth });
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email/resend' })).statusCode,
+    ).toBe(401);
+    expect((await resend()).statusCode).toBe(204);
+    const links = ctx.mail
+      .filter((m) => m.to === payload.email)
+      .map((m) => tokenIn(m.text, 'verify'));
+    expect(links).toHaveLength(2);
+    expect(links[1]).not.toBe(links[0]);
+    const verify = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: links[1] },
+    });
+    expect(verify.statusCode).toBe(204);
+    const again = await resend();
+    expect(again.statusCode).toBe(409);
+    expect(ctx.mail.filter((m) => m.to === payload.email)).toHaveLength(2);
+  });
+
+  it('limits new verification links to 3 an hour per account', async () => {
+    const { res, payload } = await signUp(ctx.app);
+    const auth = { authorization: `Bearer ${res.json().access_token}` };
+    ctx.mail.length = 0;
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++)
+      codes.push(
+        (
+          await ctx.app.inject({
+            method: 'POST',
+            url: '/api/auth/verify-email/resend',
+            headers: auth,
+          })
+        ).statusCode,
+      );
+    expect(codes).toEqual([204, 204, 204, 429]);
+    expect(ctx.mail.filter((m) => m.to === payload.email)).toHaveLength(3);
+  });
 });
 
 describe.each(dbKinds)('without SMTP on %s', (kind) => {
@@ -256,5 +301,21 @@ describe.each(dbKinds)('without SMTP on %s', (kind) => {
     await recover(ctx, payload.email);
     expect(ctx.mail.map((m) => m.to)).toEqual([payload.email]);
     expect(tokenIn(ctx.mail[0]!.text, 'reset')).toBeDefined();
+  });
+
+  it('says a new verification link cannot be mailed', async () => {
+    const { res } = await signUp(ctx.app);
+    ctx.mail.length = 0;
+    const resend = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email/resend',
+      headers: { authorization: `Bearer ${res.json().access_token}` },
+    });
+    expect(resend.statusCode).toBe(409);
+    expect(resend.json().error).toMatchObject({
+      code: 'duplicate',
+      message: 'Email verification is off on this server',
+    });
+    expect(ctx.mail).toHaveLength(0);
   });
 });

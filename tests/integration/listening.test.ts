@@ -550,6 +550,158 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
     );
   });
 
+  describe('listener totals folded in batches (ADR 0016)', () => {
+    const empty = { totals: [], songs: [], artists: [], genres: [] };
+
+    it('a start and its reports only append; the fold applies them exactly once', async () => {
+      const user = await makeUser(ctx, 'listener', 'Pending Totals');
+      const song = await seedSong(ctx, { title: 'Pending', artist: 'Pia', genre: 'Soul' });
+      const { id } = (await start(song, user)).json();
+      await report(id, 95_000, user);
+      await report(id, 20_000, user); // lower: appends nothing
+      expect(await storedTotals(ctx, [user.userId])).toEqual(empty);
+      expect(await pendingTotals(ctx, user.userId)).toBe(2);
+
+      while ((await foldTotals(ctx)) > 0);
+      const once = await storedTotals(ctx, [user.userId]);
+      expect(once.totals).toEqual([
+        { user_id: user.userId, streams: 1, completed: 1, listened_ms: 95_000 },
+      ]);
+      expect(once.artists).toEqual([
+        { user_id: user.userId, name: 'Pia', streams: 1, listened_ms: 95_000 },
+      ]);
+      expect(await pendingTotals(ctx, user.userId)).toBe(0);
+      // Folding again finds nothing and changes nothing.
+      expect(await foldTotals(ctx)).toBe(0);
+      expect(await storedTotals(ctx, [user.userId])).toEqual(once);
+      expect(once).toEqual(await foldedTotals(ctx, [user.userId]));
+    });
+
+    it('batches of one apply the changes in the order they were written', async () => {
+      const user = await makeUser(ctx, 'listener', 'One By One');
+      const song = await seedSong(ctx, { title: 'Ordered', artist: 'Ola', durationMs: 100_000 });
+      const ids: string[] = [];
+      for (let k = 0; k < 3; k++) {
+        const { id } = (await start(song, user)).json();
+        ids.push(id);
+        await report(id, 50_000 + k * 20_000, user);
+      }
+      // A deletion's change comes after the start and reports it takes back.
+      await ctx.db.database.db.execute(sql`delete from stream_analytics where id = ${ids[0]}`);
+      while ((await foldTotals(ctx, 1)) > 0);
+      expect(await storedTotals(ctx, [user.userId])).toEqual(
+        await foldedTotals(ctx, [user.userId]),
+      );
+    });
+
+    it('a fold that fails midway (rolled back) loses nothing and counts nothing twice', async () => {
+      const user = await makeUser(ctx, 'listener', 'Crashed Fold');
+      const song = await seedSong(ctx, { title: 'Survivor', artist: 'Sam', genre: 'Rock' });
+      for (let k = 0; k < 3; k++) {
+        const { id } = (await start(song, user)).json();
+        await report(id, 10_000 * (k + 1), user);
+      }
+      const crash = new Error('process died mid-fold');
+      await expect(
+        ctx.db.database.db.transaction(async (tx) => {
+          await tx.execute(sql`select listening_totals_fold(10000)`);
+          throw crash;
+        }),
+      ).rejects.toBe(crash);
+      expect(await storedTotals(ctx, [user.userId])).toEqual(empty);
+      expect(await pendingTotals(ctx, user.userId)).toBe(6);
+      const kept = await keptTotals(ctx, [user.userId]);
+      expect(kept.totals).toEqual([
+        { user_id: user.userId, streams: 3, completed: 0, listened_ms: 60_000 },
+      ]);
+      expect(kept).toEqual(await foldedTotals(ctx, [user.userId]));
+    });
+
+    it('a listener deleted with changes pending is dropped and the fold goes on', async () => {
+      const gone = await makeUser(ctx, 'listener', 'Gone Listener');
+      const stays = await makeUser(ctx, 'listener', 'Staying Listener');
+      const song = await seedSong(ctx, { title: 'Left Behind', artist: 'Lee' });
+      await start(song, gone);
+      await start(song, stays);
+      await ctx.db.database.db.execute(sql`delete from users where id = ${gone.userId}`);
+      // One change at a time: the deleted listener's start is applied alone, before the
+      // deletion's change that cancels it.
+      while ((await foldTotals(ctx, 1)) > 0);
+      expect(await pendingTotals(ctx)).toBe(0);
+      expect(await storedTotals(ctx, [gone.userId])).toEqual(empty);
+      expect((await storedTotals(ctx, [stays.userId])).totals).toEqual([
+        { user_id: stays.userId, streams: 1, completed: 0, listened_ms: 0 },
+      ]);
+    });
+
+    it('a listener’s stats include their own pending plays; others’ stay pending', async () => {
+      const user = await makeUser(ctx, 'listener', 'Fresh Stats');
+      const bystander = await makeUser(ctx, 'listener', 'Bystander');
+      const song = await seedSong(ctx, { title: 'Fresh', artist: 'Fay', durationMs: 100_000 });
+      const { id } = (await start(song, user)).json();
+      await report(id, 100_000, user);
+      await start(song, bystander);
+      const res = await call('GET', '/api/me/stats', user);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        totalStreams: 1,
+        completedStreams: 1,
+        completionRate: 100,
+        topArtists: [{ name: 'Fay', streams: 1 }],
+        topSongs: [{ title: 'Fresh', plays: 1 }],
+      });
+      expect(await pendingTotals(ctx, user.userId)).toBe(0);
+      expect(await pendingTotals(ctx, bystander.userId)).toBe(1);
+    });
+
+    it.runIf(kind === 'postgres')(
+      'folds racing starts, reports and each other never lose or double count a change',
+      async () => {
+        const users = [
+          await makeUser(ctx, 'listener', 'Race Fold A'),
+          await makeUser(ctx, 'listener', 'Race Fold B'),
+          await makeUser(ctx, 'listener', 'Race Fold C'),
+        ];
+        const songs = [
+          await seedSong(ctx, { title: 'RF1', artist: 'Ria', genre: 'Pop', durationMs: 100_000 }),
+          await seedSong(ctx, { title: 'RF2', artist: 'Rob', genre: 'Jazz', durationMs: 50_000 }),
+        ];
+        const folds = new Set<Promise<unknown>>();
+        let stop = false;
+        const folder = async (batch: number) => {
+          while (!stop) await foldTotals(ctx, batch);
+        };
+        const statsReader = async (user: TestUser) => {
+          while (!stop) expect((await call('GET', '/api/me/stats', user)).statusCode).toBe(200);
+        };
+        folds.add(folder(3));
+        folds.add(folder(7));
+        folds.add(statsReader(users[0]!));
+        const writers = users.map(async (user, u) => {
+          for (let k = 0; k < 15; k++) {
+            const res = await start(songs[(k + u) % 2]!, user);
+            expect(res.statusCode).toBe(201);
+            const { id } = res.json();
+            const answers = await Promise.all([
+              report(id, 10_000 * ((k % 9) + 1), user),
+              report(id, 7_000 * ((k % 13) + 1), user),
+            ]);
+            expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+          }
+        });
+        await Promise.all(writers);
+        stop = true;
+        await Promise.all(folds);
+        const ids = users.map((u) => u.userId);
+        const kept = await keptTotals(ctx, ids);
+        expect(kept).toEqual(await foldedTotals(ctx, ids));
+        expect((kept.totals as Array<{ streams: number }>).map((t) => t.streams)).toEqual([
+          15, 15, 15,
+        ]);
+      },
+    );
+  });
+
   describe('stats', () => {
     it('are zeros and seven empty days for a listener without plays', async () => {
       const user = await makeUser(ctx, 'listener', 'Nobody');
@@ -745,8 +897,23 @@ const asNumbers = (list: unknown[], keys: string[]) =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) ? Number(v) : v])),
   );
 
-/** The running totals the triggers keep for `users`, in a stable order. */
-async function keptTotals(ctx: TestContext, users: string[]): Promise<Totals> {
+/** Applies the pending listener-total changes now, as the app's periodic fold does. */
+async function foldTotals(ctx: TestContext, batch = 10_000): Promise<number> {
+  return createPlaysRepository(ctx.db.database.db).foldListenerTotals(batch);
+}
+
+async function pendingTotals(ctx: TestContext, userId?: string): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(
+    ctx,
+    userId
+      ? sql`select count(*) as n from listening_deltas where user_id = ${userId}`
+      : sql`select count(*) as n from listening_deltas`,
+  );
+  return Number(row!.n);
+}
+
+/** The running totals for `users` as stored, pending changes not folded in, in a stable order. */
+async function storedTotals(ctx: TestContext, users: string[]): Promise<Totals> {
   const ids = sql`(${sql.join(
     users.map((u) => sql`${u}::uuid`),
     sql`, `,
@@ -785,6 +952,12 @@ async function keptTotals(ctx: TestContext, users: string[]): Promise<Totals> {
       ['count'],
     ),
   };
+}
+
+/** The running totals for `users` once every pending change is folded in. */
+async function keptTotals(ctx: TestContext, users: string[]): Promise<Totals> {
+  while ((await foldTotals(ctx)) > 0);
+  return storedTotals(ctx, users);
 }
 
 /** The same figures folded from scratch out of stream_analytics (what the old stats did). */
@@ -862,5 +1035,23 @@ describe.each(dbKinds)('the app folds pending plays on its own on %s', (kind) =>
       await new Promise((r) => setTimeout(r, 100));
     expect(await storedPlayCount(ctx, song)).toBe(1);
     expect(await pendingPlays(ctx)).toBe(0);
+  });
+
+  it('a started play reaches the listener totals within seconds, with nothing left pending', async () => {
+    const user = await makeUser(ctx, 'listener', 'Totals By The App');
+    const song = await seedSong(ctx, { title: 'Counted By The App', artist: 'Abe' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/plays',
+      headers: user.headers,
+      payload: { song_id: song },
+    });
+    expect(res.statusCode).toBe(201);
+    const deadline = Date.now() + 10_000;
+    while ((await pendingTotals(ctx, user.userId)) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await storedTotals(ctx, [user.userId])).totals).toEqual([
+      { user_id: user.userId, streams: 1, completed: 0, listened_ms: 0 },
+    ]);
   });
 });

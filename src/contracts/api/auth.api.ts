@@ -56,6 +56,12 @@ export const authApi = {
     path: '/api/auth/verify-email',
     body: verifyEmailBody,
   }),
+  /** Mails the signed-in user a fresh verification link (an unconfirmed address only). */
+  resendVerification: defineRoute({
+    method: 'POST',
+    path: '/api/auth/verify-email/resend',
+    status: 204,
+  }),
   jwks: defineRoute({ method: 'GET', path: '/api/auth/jwks.json', response: jwksDocument }),
   /** The same keys at the conventional well-known address, outside /api. */
   wellKnownJwks: defineRoute({

@@ -1,11 +1,13 @@
 import { adminApi } from './admin.api.ts';
 import { adsApi } from './ads.api.ts';
+import { artistAnalyticsApi } from './artist-analytics.api.ts';
 import { authApi } from './auth.api.ts';
 import type { RouteDefinition } from './define-route.ts';
 import { libraryApi } from './library.api.ts';
 import { listeningApi } from './listening.api.ts';
 import { mfaApi } from './mfa.api.ts';
 import { notificationsApi } from './notifications.api.ts';
+import { payoutsApi } from './payouts.api.ts';
 import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
@@ -15,6 +17,8 @@ import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { systemApi } from './system.api.ts';
+import { tipsApi } from './tips.api.ts';
+import { withdrawalsApi } from './withdrawals.api.ts';
 
 /*
  * Every feature's part of the route table, for what needs it whole: the test that the server
@@ -38,6 +42,10 @@ export const routeTable = {
   premium: premiumApi,
   ads: adsApi,
   revenue: revenueApi,
+  tips: tipsApi,
+  payouts: payoutsApi,
+  withdrawals: withdrawalsApi,
+  artistAnalytics: artistAnalyticsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -16,3 +16,8 @@ export const listeningMessages = {
 } as const;
 /** At most this many pending plays per fold statement, so one transaction stays short. */
 export const PLAY_COUNT_FOLD_BATCH = 10_000;
+/**
+ * At most this many pending listener-total changes per fold statement: a listener's stats
+ * read waits for a fold under way (same advisory lock), so each one stays tens of ms.
+ */
+export const LISTENER_TOTALS_FOLD_BATCH = 1_000;

@@ -49,6 +49,9 @@ export const tableOwners: Record<string, string | null> = {
   listener_artists: 'listening',
   listener_genres: 'listening',
   play_count_deltas: 'listening',
+  listening_deltas: 'listening',
+  // The dashboard's count of each episode's finished days of plays (ADR 0016).
+  episode_play_totals: 'artist-analytics',
 
   notifications: 'notifications',
 
@@ -61,8 +64,11 @@ export const tableOwners: Record<string, string | null> = {
   ad_renditions: 'ads',
   revenue_runs: 'revenue',
   artist_revenue: 'revenue',
-  artist_withdrawals: null,
-  tips: null,
+  artist_withdrawals: 'withdrawals',
+  // The lock row and payout settings, and submits' Idempotency-Keys (withdrawals.schema.ts).
+  artist_accounts: 'withdrawals',
+  withdrawal_idempotency_keys: 'withdrawals',
+  tips: 'tips',
 
   jobs: 'jobs',
 };

@@ -23,6 +23,8 @@ export const rateRules = {
   // A link is single-use; this caps one token tried from many addresses at once.
   resetPasswordPerToken: { name: 'reset-password:token', limit: 5, windowMs: 60 * MINUTE },
   verifyEmailPerIp: { name: 'verify-email:ip', limit: 10, windowMs: 15 * MINUTE },
+  // Each resend mails someone: a few an hour is plenty for a lost or expired link.
+  verifyEmailResendPerUser: { name: 'verify-email-resend:user', limit: 3, windowMs: 60 * MINUTE },
   // A listener asks for a showing once per Home visit and reports it once it has played
   // (docs/decisions/0023); more is a script.
   adShowingPerUser: { name: 'ad-showing:user', limit: 10, windowMs: MINUTE },

@@ -38,6 +38,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the one-time refresh-and-retry on 401. */
   noRefresh?: boolean;
+  /** Sent as the Idempotency-Key header: the server answers a retry with the first answer. */
+  idempotencyKey?: string;
 }
 
 // These endpoints answer 401 as part of their own meaning; refreshing would be wrong.
@@ -110,8 +112,15 @@ export function refreshSession(sentAt: number = Number.POSITIVE_INFINITY): Promi
   return refreshing;
 }
 
-async function send(method: Method, url: string, body: unknown, signal?: AbortSignal) {
+async function send(
+  method: Method,
+  url: string,
+  body: unknown,
+  signal?: AbortSignal,
+  idempotencyKey?: string,
+) {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
@@ -166,10 +175,10 @@ async function exchange(
 ): Promise<Response> {
   const sentAt = Date.now();
   const path = url.split('?')[0]!;
-  let res = await send(method, url, body, options.signal);
+  let res = await send(method, url, body, options.signal, options.idempotencyKey);
   if (res.status === 401 && !options.noRefresh && !NO_REFRESH.has(path)) {
     if (await refreshSession(sentAt)) {
-      res = await send(method, url, body, options.signal);
+      res = await send(method, url, body, options.signal, options.idempotencyKey);
     } else {
       onSignedOut?.();
     }
@@ -261,12 +270,12 @@ async function callRoute<R extends JsonRoute>(
   route: R,
   input: Partial<ApiInput<R>> = {},
 ): Promise<ApiAnswer<R>> {
-  const { signal, noRefresh } = input as RequestOptions;
+  const { signal, noRefresh, idempotencyKey } = input as RequestOptions;
   const res = await exchange(
     route.method,
     routeUrl(route, input as { params?: unknown; query?: unknown }),
     (input as { body?: unknown }).body,
-    { signal, noRefresh },
+    { signal, noRefresh, idempotencyKey },
   );
   const data = await parse<ApiAnswer<R>>(res);
   if (import.meta.env.DEV) checkAnswer(route, res.status, data);

@@ -2,6 +2,7 @@
 import type { LucideIcon } from 'lucide-react';
 import {
   Bell,
+  HandCoins,
   Calculator,
   ChartColumn,
   Compass,
@@ -78,6 +79,11 @@ export const screens = {
     title: 'Manage Subscription',
     icon: Crown,
     description: 'Your premium plan and its renewal.',
+  },
+  tipCheckout: {
+    title: 'Checkout',
+    icon: HandCoins,
+    description: 'Test-mode checkout for a tip: no card is charged.',
   },
   profile: { title: 'Profile', icon: User, description: 'Your public profile on Canto.' },
   userProfile: { title: 'Profile', icon: User, description: 'Songs and stats of this listener.' },

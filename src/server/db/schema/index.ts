@@ -6,3 +6,4 @@ export * from './money.schema.ts';
 export * from './notifications.schema.ts';
 export * from './jobs.schema.ts';
 export * from './media.schema.ts';
+export * from './withdrawals.schema.ts';

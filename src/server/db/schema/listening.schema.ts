@@ -62,6 +62,27 @@ export const playCountDeltas = pgTable('play_count_deltas', {
 });
 
 /**
+ * A listener's figures not yet in the listener_* totals below (docs/decisions/0016): the
+ * triggers on stream_analytics append each write's change here (a start +1 play, a report
+ * its raise, a delete −1) instead of upserting the four totals tables in the write's own
+ * statement, and a periodic fold (and a listener's stats read, for their own rows) applies
+ * them in batches, oldest first. No foreign key: a deleted listener's rows are dropped by the
+ * fold. The one index serves the stats read's fold of a single listener.
+ */
+export const listeningDeltas = pgTable(
+  'listening_deltas',
+  {
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    userId: uuid('user_id').notNull(),
+    songId: uuid('song_id'),
+    plays: integer('plays').notNull(),
+    listenedMs: bigint('listened_ms', { mode: 'number' }).notNull(),
+    completed: integer('completed').notNull(),
+  },
+  (t) => [index('listening_deltas_user_idx').on(t.userId, t.id)],
+);
+
+/**
  * Per-artist daily rollup behind the dashboard (spec §7 get_artist_analytics): written by
  * the analytics job from stream_analytics, so the dashboard never scans raw plays.
  */
@@ -186,4 +207,23 @@ export const listenerGenres = pgTable(
     nonNegative('listener_genres_count_nonneg', t.count),
     index('listener_genres_user_count_idx').on(t.userId, t.count.desc().nullsFirst()),
   ],
+);
+
+/**
+ * Each episode's plays before `counted_until` (a UTC midnight), for the artist dashboard's
+ * top episodes: episodes carry no play count, and counting a popular one's plays on every
+ * read cost 150 ms at 100,000 plays. A read adds the days since `counted_until` once a day
+ * and today's plays live. A play removed later (its listener's account deleted) stays
+ * counted here.
+ */
+export const episodePlayTotals = pgTable(
+  'episode_play_totals',
+  {
+    episodeId: uuid('episode_id')
+      .primaryKey()
+      .references(() => podcastEpisodes.id, { onDelete: 'cascade' }),
+    plays: bigint('plays', { mode: 'number' }).notNull(),
+    countedUntil: timestamp('counted_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [nonNegative('episode_play_totals_plays_nonneg', t.plays)],
 );

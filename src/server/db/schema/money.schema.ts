@@ -144,6 +144,8 @@ export const adShowings = pgTable(
     check('ad_showings_one_item', sql`num_nonnulls(${t.songId}, ${t.podcastEpisodeId}) <= 1`),
     check('ad_showings_duration_ms_positive', sql`${t.durationMs} > 0`),
     index('ad_showings_user_created_idx').on(t.userId, t.createdAt),
+    // The prune of showings past any use takes the oldest first.
+    index('ad_showings_created_idx').on(t.createdAt),
   ],
 );
 

@@ -196,6 +196,18 @@ export function createAdsRepository(db: Db) {
       return row?.ad ?? null;
     },
 
+    /** Deletes up to `limit` showings made before `before`, oldest first; answers how many. */
+    async pruneShowings(before: Date, limit: number): Promise<number> {
+      const deleted = await queryRows<{ id: string }>(
+        db,
+        sql`delete from ad_showings where id in (
+              select id from ad_showings where created_at < ${before.toISOString()}::timestamptz
+              order by created_at limit ${limit})
+            returning id`,
+      );
+      return deleted.length;
+    },
+
     /**
      * Writes a showing of `ad` to `userId` at `at`, unless the listener's latest showing is
      * after `notAfter` (the frequency cap): then nothing is written and its time is answered.

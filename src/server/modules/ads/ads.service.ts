@@ -28,6 +28,7 @@ import {
   CURRENT_PLAY_GRACE_MS,
   impressionRefusal,
   nextShowingAt,
+  SHOWING_TTL_MS,
   type ImpressionRefusal,
 } from './ad-showing.ts';
 import type {
@@ -91,8 +92,38 @@ const bothGiven = (field: string) =>
  * and the audio's media job; any failure deletes what was stored, and the route removes the
  * temp file.
  */
+/**
+ * Showings are pruned as they are issued, like the rate limiter's rows: at most once a minute
+ * per process, a batch at a time, in the background. A showing is of use for its hour
+ * (SHOWING_TTL_MS) and, as a listener's latest, for the frequency cap: a day, or twice the cap.
+ */
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_BATCH = 500;
+const SHOWINGS_KEPT_MS = 24 * 3600_000;
+
 export function createAdsService(deps: AdsServiceDeps) {
   const { ads, storage, log } = deps;
+  let lastPrune = -Infinity;
+  function pruneShowings(now: Date) {
+    if (now.getTime() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now.getTime();
+    const keptMs = Math.max(
+      SHOWINGS_KEPT_MS,
+      SHOWING_TTL_MS,
+      2 * deps.showingIntervalSeconds * 1000,
+    );
+    ads.pruneShowings(new Date(now.getTime() - keptMs), PRUNE_BATCH).then(
+      // A full batch means a backlog: the next showing prunes again.
+      (n) => {
+        if (n === PRUNE_BATCH) lastPrune = -Infinity;
+      },
+      (err: unknown) =>
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'ad showings prune failed',
+        ),
+    );
+  }
   const discard = (objects: Array<[Bucket, string]>) => discardStored(storage, log, objects);
 
   function mediaOf(row: AdRow, renditions: AdRenditionRow[]) {
@@ -272,6 +303,7 @@ export function createAdsService(deps: AdsServiceDeps) {
       const row = await ads.nextActive();
       if (!row) return { ad: null, next_showing_at: null };
       const now = deps.clock.now();
+      pruneShowings(now);
       const interval = deps.showingIntervalSeconds;
       const result = await ads.issueShowing({
         adId: row.id,

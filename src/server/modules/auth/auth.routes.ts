@@ -174,6 +174,17 @@ export const authRoutes =
       },
     });
 
+    contractRoute(app, authApi.resendVerification, {
+      config: { access: 'signed-in' },
+      schema: { tags, summary: 'Mail a new email verification link to the signed-in user' },
+      handler: async (request, reply) => {
+        const { userId } = requirePrincipal(request);
+        await limiter.hit({ rule: rateRules.verifyEmailResendPerUser, subject: userId });
+        await recovery.resendVerification(userId);
+        return reply.status(204).send();
+      },
+    });
+
     contractRoute(app, authApi.jwks, {
       config: { access: 'public' },
       schema: { tags, summary: 'Public keys of access tokens' },

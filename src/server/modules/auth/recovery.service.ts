@@ -53,6 +53,17 @@ export function createRecoveryService(deps: {
     });
   }
 
+  async function sendVerification(userId: string, email: string): Promise<void> {
+    if (!mailer.delivers) return;
+    const token = await issue(userId, 'email_verification');
+    const link = `${deps.publicUrl}${VERIFY_PAGE}?token=${encodeURIComponent(token)}`;
+    sendInBackground(
+      email,
+      'Confirm your Canto email',
+      `Welcome to Canto!\n\nConfirm your email address:\n${link}\n`,
+    );
+  }
+
   return {
     /** Always succeeds from the caller's view; mails a reset link only to a known address. */
     async requestPasswordReset(email: string): Promise<void> {
@@ -86,15 +97,18 @@ export function createRecoveryService(deps: {
     },
 
     /** Only with real mail (SMTP_URL); without it verification is off and nothing is sent. */
-    async sendVerification(userId: string, email: string): Promise<void> {
-      if (!mailer.delivers) return;
-      const token = await issue(userId, 'email_verification');
-      const link = `${deps.publicUrl}${VERIFY_PAGE}?token=${encodeURIComponent(token)}`;
-      sendInBackground(
-        email,
-        'Confirm your Canto email',
-        `Welcome to Canto!\n\nConfirm your email address:\n${link}\n`,
-      );
+    sendVerification,
+
+    /** A new link for a signed-in user whose address is still unconfirmed (the last one expired). */
+    async resendVerification(userId: string): Promise<void> {
+      // Without mail, verification is off: nothing waits for it, so there is nothing to resend.
+      if (!mailer.delivers)
+        throw new AppError(ErrorCode.conflict, 'Email verification is off on this server');
+      const user = await users.findById(userId);
+      if (!user) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
+      if (user.emailVerifiedAt)
+        throw new AppError(ErrorCode.conflict, 'Your email address is already confirmed');
+      await sendVerification(user.id, user.email);
     },
 
     async verifyEmail(token: string): Promise<void> {

@@ -88,6 +88,8 @@ export function createListeningService({
 
     /** Spec §2 Stats; "today" is the clock's UTC date. */
     async stats(userId: string): Promise<UserStats> {
+      // The listener's own plays are in their stats at once; others' wait for the fold.
+      await plays.foldListenerTotalsOf(userId);
       return stats.of(userId, {
         today: clock.now().toISOString().slice(0, 10),
         days: STATS_ACTIVITY_DAYS,

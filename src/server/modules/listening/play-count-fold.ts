@@ -1,31 +1,32 @@
 import type { Log } from '../../log.ts';
-import type { PlaysRepository } from './plays.repository.ts';
 
 export type PlayCountFold = ReturnType<typeof createPlayCountFold>;
 
+/** One kind of pending work folded in batches: answers how many rows it took (≤ batch). */
+export type BatchFold = { fold: (batch: number) => Promise<number>; batch: number };
+
 /**
- * Moves the plays pending in play_count_deltas into songs.play_count every `intervalMs`
- * (docs/decisions/0016). Every process runs one; concurrent folds are safe (each takes rows
- * no other fold holds). A failing fold (the database away) is logged once until one succeeds.
+ * Every `intervalMs`, runs each fold until nothing is pending (docs/decisions/0016): plays
+ * into songs.play_count, listening_deltas into the listener totals. Every process runs one;
+ * concurrent folds are safe (each serialises on its own advisory lock). A failing fold (the
+ * database away) is logged once until one succeeds.
  */
-export function createPlayCountFold(deps: {
-  plays: Pick<PlaysRepository, 'foldPlayCounts'>;
-  log: Log;
-  intervalMs: number;
-  batch: number;
-}) {
+export function createPlayCountFold(deps: { folds: BatchFold[]; log: Log; intervalMs: number }) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let failing = false;
 
-  /** Folds until nothing is pending; the number of plays it moved. */
+  /** Folds until nothing is pending; the number of rows it moved. */
   async function foldAll(): Promise<number> {
     let total = 0;
-    for (;;) {
-      const taken = await deps.plays.foldPlayCounts(deps.batch);
-      total += taken;
-      if (taken < deps.batch) return total;
+    for (const { fold, batch } of deps.folds) {
+      for (;;) {
+        const taken = await fold(batch);
+        total += taken;
+        if (taken < batch) break;
+      }
     }
+    return total;
   }
 
   const tick = () => {
@@ -36,7 +37,7 @@ export function createPlayCountFold(deps: {
         return n;
       })
       .catch((error: unknown) => {
-        if (!failing) deps.log.warn({ err: error }, 'play count fold failed; retrying');
+        if (!failing) deps.log.warn({ err: error }, 'listening fold failed; retrying');
         failing = true;
         return 0;
       })

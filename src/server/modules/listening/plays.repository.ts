@@ -77,6 +77,29 @@ export function createPlaysRepository(db: Db) {
       });
     },
 
+    /**
+     * Applies up to `batch` pending listener-total changes (listening_deltas), oldest first,
+     * to the listener_* totals and removes them; answers how many it took. The work is the
+     * database's `listening_totals_fold` (migration 0025): one fold at a time per database,
+     * each change applied by the statement that deletes it.
+     */
+    async foldListenerTotals(batch: number): Promise<number> {
+      const [row] = await queryRows<{ taken: number }>(
+        db,
+        sql`select listening_totals_fold(${batch}::int) as taken`,
+      );
+      return Number(row?.taken ?? 0);
+    },
+
+    /** The same for one listener's pending changes, all of them (their stats read first). */
+    async foldListenerTotalsOf(userId: string): Promise<number> {
+      const [row] = await queryRows<{ taken: number }>(
+        db,
+        sql`select listening_totals_fold(0, ${userId}::uuid) as taken`,
+      );
+      return Number(row?.taken ?? 0);
+    },
+
     /** An episode's play row; null when the episode does not exist (nothing written). */
     async startEpisode(
       userId: string,

@@ -3,16 +3,26 @@ import {
   createPaymentProvider,
   type PaymentSettings,
 } from '../../providers/payments/create-payment-provider.ts';
+import type { PaymentProvider } from '../../providers/payments/payment-provider.ts';
 import { premiumRoutes } from './premium.routes.ts';
 import { createPremiumService } from './premium.service.ts';
-import { createStripeWebhooks } from './stripe-webhooks.service.ts';
+import { createStripeWebhooks, type StripeEventHandler } from './stripe-webhooks.service.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.routes.ts';
 import { createSubscriptionsRepository } from './subscriptions.repository.ts';
 
 export type PremiumModule = FeatureModule & {
   /** Whether the user has premium now (no ads, unlimited skips): for other modules. */
   isSubscribed(userId: string): Promise<boolean>;
+  /** The server's one payment provider (PAYMENTS), for other modules that take payments. */
+  payments: PaymentProvider;
+  /**
+   * Stripe's one webhook endpoint is premium's: another module's events (a tip's checkout, a
+   * payout's transfer) reach it through here, verified and recorded once like premium's own.
+   */
+  routeStripeEvents(handler: StripeEventHandler): void;
 };
+
+export type { StripeEventHandler };
 
 /**
  * Premium subscriptions (docs/decisions/0022), under /api: check-subscription,
@@ -39,5 +49,7 @@ export function createPremiumModule(
       await app.register(stripeWebhookRoutes({ webhooks }), { prefix: '/api' });
     },
     isSubscribed: premium.isSubscribed,
+    payments,
+    routeStripeEvents: webhooks.route,
   };
 }

@@ -14,6 +14,17 @@ import type { Log } from '../../log.ts';
 
 export type StripeWebhooks = ReturnType<typeof createStripeWebhooks>;
 
+/**
+ * Another module's share of the one Stripe endpoint (tips' one-time checkouts, payouts'
+ * transfers): the verified events it claims, which premium records as seen once applied.
+ */
+export type StripeEventHandler = {
+  name: string;
+  claims(event: PaymentEvent): boolean;
+  /** Applies the event; must itself be idempotent (two deliveries may race past the record). */
+  apply(event: PaymentEvent): Promise<void>;
+};
+
 /** The events that can change a subscription; others are acknowledged only. */
 const HANDLED = new Set([
   'checkout.session.completed',
@@ -46,6 +57,7 @@ export function createStripeWebhooks({
   clock: Clock;
   log: Log;
 }) {
+  const handlers: StripeEventHandler[] = [];
   const queues = new Map<string, Promise<unknown>>();
   function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
     const run = (queues.get(key) ?? Promise.resolve()).then(work);
@@ -94,6 +106,11 @@ export function createStripeWebhooks({
   }
 
   return {
+    /** Routes the events `handler` claims to it (before premium's own handling). */
+    route(handler: StripeEventHandler) {
+      handlers.push(handler);
+    },
+
     /** POST /api/payments/stripe/webhook with the body exactly as it arrived. */
     async receive(rawBody: Buffer | undefined, signature: unknown): Promise<{ received: true }> {
       if (payments.kind !== 'stripe')
@@ -112,6 +129,17 @@ export function createStripeWebhooks({
           ErrorCode.validation,
           e.reason === 'signature' ? premiumMessages.webhookSignature : premiumMessages.webhookBody,
         );
+      }
+      const handler = handlers.find((h) => h.claims(event));
+      if (handler) {
+        if (await subscriptions.eventSeen('stripe', event.id)) return { received: true };
+        await handler.apply(event);
+        await subscriptions.recordEvent('stripe', event.id, event.type, clock.now());
+        log.info(
+          { event: event.id, type: event.type, to: handler.name },
+          'stripe: webhook applied',
+        );
+        return { received: true };
       }
       if (!HANDLED.has(event.type)) return { received: true };
       // A redelivery costs no call to Stripe; the transaction's insert is what really decides.

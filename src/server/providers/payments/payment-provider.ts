@@ -33,6 +33,27 @@ export type PaymentEvent = {
   subscriptionId: string | null;
   /** The Canto user the event names itself (a checkout session's reference), if any. */
   userId: string | null;
+  /**
+   * The event's object as Stripe sent it (signature-verified), for the modules whose events
+   * premium's endpoint routes to them (tips' one-time checkouts).
+   */
+  object: Record<string, unknown>;
+};
+
+/** A one-time Checkout (mode `payment`) of a fixed amount in USD. */
+export type PaymentCheckoutRequest = {
+  /** Canto's own id of what is paid for: the session's client_reference_id. */
+  reference: string;
+  amountCents: number;
+  /** The line item's name on Stripe's page. */
+  description: string;
+  /** Kept on the session and its payment intent, e.g. { canto_tip_id }. */
+  metadata: Record<string, string>;
+  /** Paths under PUBLIC_URL Stripe sends the payer back to. */
+  successPath: string;
+  cancelPath: string;
+  /** Stripe's idempotency key: a retried create answers the same session. */
+  idempotencyKey: string;
 };
 
 export type CheckoutCustomer = {
@@ -67,6 +88,27 @@ export interface StripePayments {
   createCustomer(userId: string, email: string): Promise<string>;
   /** A Checkout Session in subscription mode for the configured price; its URL. */
   createCheckout(userId: string, customerId: string): Promise<{ url: string }>;
+  /** A one-time payment Checkout Session; its id and URL. */
+  createPaymentCheckout(request: PaymentCheckoutRequest): Promise<{ id: string; url: string }>;
+  /**
+   * Stripe Connect (payouts): an Express connected account for an artist, created once per
+   * artist (idempotency key), its `canto_user_id` in metadata; onboarding asks the rest.
+   */
+  createConnectedAccount(userId: string): Promise<string>;
+  /** Whether the connected account can take transfers now (its `transfers` capability). */
+  connectedAccountReady(accountId: string): Promise<boolean>;
+  /** A one-time onboarding link for the account, back to `returnPath` under PUBLIC_URL. */
+  createAccountLink(accountId: string, returnPath: string): Promise<{ url: string }>;
+  /**
+   * A transfer of `amountCents` USD from the platform to the connected account; one per
+   * `reference` (idempotency key), which metadata names too. Its id.
+   */
+  createTransfer(request: {
+    accountId: string;
+    amountCents: number;
+    reference: string;
+    metadata: Record<string, string>;
+  }): Promise<string>;
   /** A Billing Portal session for the customer; its URL. */
   createPortal(customerId: string): Promise<{ url: string }>;
   /**

@@ -89,7 +89,7 @@ function eventOf(event: Stripe.Event): PaymentEvent {
       break;
     }
   }
-  return { id: event.id, type: event.type, subscriptionId, userId };
+  return { id: event.id, type: event.type, subscriptionId, userId, object: object ?? {} };
 }
 
 /** PAYMENTS=stripe through the official package: Checkout, the Billing Portal, webhooks. */
@@ -139,6 +139,69 @@ export function createStripePayments(settings: StripeSettings): StripePayments {
       if (!session.url)
         throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { url: session.url };
+    },
+    async createPaymentCheckout(request) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              price_data: {
+                currency: 'usd',
+                unit_amount: request.amountCents,
+                product_data: { name: request.description },
+              },
+              quantity: 1,
+            },
+          ],
+          client_reference_id: request.reference,
+          metadata: request.metadata,
+          payment_intent_data: { metadata: request.metadata },
+          success_url: `${settings.publicUrl}${request.successPath}`,
+          cancel_url: `${settings.publicUrl}${request.cancelPath}`,
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      if (!session.url)
+        throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+      return { id: session.id, url: session.url };
+    },
+    async createConnectedAccount(userId) {
+      const account = await stripe.accounts.create(
+        {
+          type: 'express',
+          capabilities: { transfers: { requested: true } },
+          metadata: { [USER_METADATA_KEY]: userId },
+        },
+        { idempotencyKey: `canto-account-${userId}` },
+      );
+      return account.id;
+    },
+    async connectedAccountReady(accountId) {
+      const account = await stripe.accounts.retrieve(accountId);
+      return account.capabilities?.transfers === 'active';
+    },
+    async createAccountLink(accountId, returnPath) {
+      const link = await stripe.accountLinks.create({
+        account: accountId,
+        type: 'account_onboarding',
+        refresh_url: `${settings.publicUrl}${returnPath}?stripe=refresh`,
+        return_url: `${settings.publicUrl}${returnPath}?stripe=return`,
+      });
+      return { url: link.url };
+    },
+    async createTransfer({ accountId, amountCents, reference, metadata }) {
+      const transfer = await stripe.transfers.create(
+        {
+          amount: amountCents,
+          currency: 'usd',
+          destination: accountId,
+          transfer_group: reference,
+          metadata,
+        },
+        { idempotencyKey: `canto-transfer-${reference}` },
+      );
+      return transfer.id;
     },
     async createPortal(customerId) {
       const session = await stripe.billingPortal.sessions.create({

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
 import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { authApi } from '@/contracts/api/auth.api.ts';
-import { api, isApiError } from '@/web/lib/api-client.ts';
+import { api, errorMessage, isApiError } from '@/web/lib/api-client.ts';
 import { sessionKey, useSession } from '@/web/session/use-session.ts';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
@@ -54,6 +55,11 @@ export default function VerifyEmailPage() {
   }, [token, round, qc]);
 
   const signedIn = status === 'signed-in';
+  const resend = useMutation({
+    mutationFn: () => api(authApi.resendVerification, {}),
+    onSuccess: () => toast.success(`A new link is on its way to ${user?.email ?? 'your inbox'}`),
+    onError: (err) => toast.error(errorMessage(err, 'Failed to send a new link')),
+  });
   const onward = (
     <Button asChild>
       {signedIn ? <Link to="/">Continue to Canto</Link> : <Link to="/auth">Sign in</Link>}
@@ -85,7 +91,14 @@ export default function VerifyEmailPage() {
           This verification link has expired or was already used. Links work once, for 24 hours.
           Your account works meanwhile: nothing waits for the confirmation.
         </p>
-        <div className="flex justify-center">{onward}</div>
+        <div className="flex justify-center gap-2">
+          {signedIn && user && !user.email_verified && (
+            <Button variant="outline" disabled={resend.isPending} onClick={() => resend.mutate()}>
+              {resend.isPending ? 'Sending...' : 'Send a new link'}
+            </Button>
+          )}
+          {onward}
+        </div>
       </div>
     );
   } else {

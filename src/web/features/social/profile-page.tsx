@@ -17,6 +17,7 @@ import { LoadFailed } from '@/web/components/page-status.tsx';
 import { useSession } from '@/web/session/use-session.ts';
 import { SongCardSkeleton, songGridClass } from '@/web/components/song/song-card.tsx';
 import { SongCardWithActions } from '@/web/features/catalogue/index.ts';
+import { TipButton, useTipReturn } from '@/web/features/tips/index.ts';
 import { ProfileEditForm } from './profile-edit-form.tsx';
 import { UserAvatar } from './user-avatar.tsx';
 import { isMissingProfile, useFollowToggle, useProfile, useProfileSongs } from './use-social.ts';
@@ -86,7 +87,13 @@ function ProfileHeader({ profile, viewerId }: { profile: ProfileDto; viewerId?: 
             </Button>
           </div>
         ) : (
-          <FollowButton profile={profile} viewerId={viewerId} />
+          <div className="flex flex-wrap justify-center gap-2">
+            <FollowButton profile={profile} viewerId={viewerId} />
+            {/* Artists only; the server refuses anyone else (and oneself) too. */}
+            {profile.is_artist && viewerId && (
+              <TipButton artistId={profile.user_id} artistName={name} />
+            )}
+          </div>
         )}
       </div>
     </div>
@@ -191,6 +198,7 @@ export default function ProfilePage() {
   const viewerId = useSession().user?.id;
   const userId = params.userId ?? viewerId;
   const { data: profile, isPending, error, refetch, isFetching } = useProfile(userId);
+  useTipReturn();
 
   let body;
   if (isPending) body = <ProfileSkeleton />;

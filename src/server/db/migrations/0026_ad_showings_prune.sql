@@ -1,0 +1,1 @@
+CREATE INDEX "ad_showings_created_idx" ON "ad_showings" USING btree ("created_at");
