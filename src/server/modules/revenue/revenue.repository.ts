@@ -184,24 +184,25 @@ export function createRevenueRepository(db: Db, options: { beforeCommit?: Before
                         then least(s.current_period_end, s.canceled_at)
                         else s.current_period_end end) > ${ts(start)}
           ),
-          plays as materialized (
-            select sa.user_id, coalesce(so.artist_id, p.creator_id) as artist_id, sa.listened_ms
+          pairs as (
+            -- One pass over the month's records: plays and listened ms per (listener, artist).
+            select sa.user_id, coalesce(so.artist_id, p.creator_id) as artist_id,
+                   count(*)::bigint as plays, sum(sa.listened_ms)::bigint as ms
             from stream_analytics sa
             left join songs so on so.id = sa.song_id
             left join podcast_episodes e on e.id = sa.podcast_episode_id
             left join podcasts p on p.id = e.podcast_id
             where sa.played_at >= ${ts(start)} and sa.played_at < ${ts(end)}
+            group by 1, 2
           ),
           streams as (
-            select artist_id, count(*)::bigint as streams
-            from plays where artist_id is not null group by artist_id
+            select artist_id, sum(plays)::bigint as streams
+            from pairs where artist_id is not null group by artist_id
           ),
           heard as (
-            select pl.user_id, pl.artist_id, sum(pl.listened_ms)::bigint as ms
-            from plays pl join premium pr on pr.user_id = pl.user_id
-            where pl.artist_id is not null
-            group by pl.user_id, pl.artist_id
-            having sum(pl.listened_ms) > 0
+            select pa.user_id, pa.artist_id, pa.ms
+            from pairs pa join premium pr on pr.user_id = pa.user_id
+            where pa.artist_id is not null and pa.ms > 0
           ),
           exact as (
             select user_id, artist_id,
