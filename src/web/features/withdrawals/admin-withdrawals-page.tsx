@@ -13,7 +13,6 @@ import {
   withdrawalLimits,
 } from '@/core/validation/withdrawal.rules.ts';
 import { errorMessage } from '@/web/lib/api-client.ts';
-import { LoadFailed } from '@/web/components/page-status.tsx';
 import { Badge } from '@/web/components/ui/badge.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import {
@@ -33,9 +32,8 @@ import {
   DialogTrigger,
 } from '@/web/components/ui/dialog.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
-import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { Textarea } from '@/web/components/ui/textarea.tsx';
-import { DateTime, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
+import { DateTime, RequestsBody, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
 import { useAllWithdrawals, useDecideWithdrawal, type Decision } from './use-withdrawals.ts';
 
 function Review({ request }: { request: AdminWithdrawalDto }) {
@@ -138,91 +136,74 @@ export default function AdminWithdrawalsPage() {
           )}
         </CardHeader>
         <CardContent className="p-0">
-          {all.isPending ? (
-            <div
-              className="grid gap-2 border-t px-6 py-4"
-              aria-busy="true"
-              aria-label="Loading requests"
-            >
-              {[0, 1, 2].map((i) => (
-                <Skeleton key={i} className="h-10" />
-              ))}
-            </div>
-          ) : all.isError ? (
-            <div className="border-t p-6">
-              <LoadFailed
-                message={withdrawalMessages.loadFailed}
-                retrying={all.isFetching}
-                onRetry={() => void all.refetch()}
-              />
-            </div>
-          ) : all.data.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 border-t px-6 py-14 text-center text-muted-foreground">
-              <Inbox className="size-8" aria-hidden="true" />
-              <p>No withdrawal requests</p>
-            </div>
-          ) : (
-            <div className="overflow-x-auto border-t">
-              <table className="w-full text-sm">
-                <caption className="sr-only">Withdrawal requests, newest first</caption>
-                <thead className="text-left text-muted-foreground">
-                  <tr>
-                    <th scope="col" className="px-6 py-2 font-medium">
-                      Artist
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Amount
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Method
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Details
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Requested
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Processed
-                    </th>
-                    <th scope="col" className="px-6 py-2 font-medium">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y">
-                  {all.data.map((w) => (
-                    <tr key={w.id} data-testid="admin-withdrawal">
-                      <td className="px-6 py-3 font-medium">
-                        {w.artist_name?.trim() || 'Unknown artist'}
-                      </td>
-                      <td className="px-3 py-3 tabular-nums">{formatCents(w.amount_cents)}</td>
-                      <td className="px-3 py-3">{paymentMethodLabels[w.payment_method]}</td>
-                      <td className="px-3 py-3">{w.payment_details_masked}</td>
-                      <td className="px-3 py-3">
-                        <WithdrawalStatusBadge status={w.status} />
-                      </td>
-                      <td className="px-3 py-3">
-                        <DateTime iso={w.requested_at} />
-                      </td>
-                      <td className="px-3 py-3">
-                        <DateTime iso={w.processed_at} />
-                        {w.notes && (
-                          <p className="mt-1 max-w-xs text-xs text-muted-foreground">{w.notes}</p>
-                        )}
-                      </td>
-                      <td className="px-6 py-3 text-right">
-                        {w.status === 'pending' && <Review request={w} />}
-                      </td>
+          <RequestsBody
+            query={all}
+            loadingLabel="Loading requests"
+            empty={{ icon: Inbox, text: 'No withdrawal requests' }}
+          >
+            {(rows) => (
+              <div className="overflow-x-auto border-t">
+                <table className="w-full text-sm">
+                  <caption className="sr-only">Withdrawal requests, newest first</caption>
+                  <thead className="text-left text-muted-foreground">
+                    <tr>
+                      <th scope="col" className="px-6 py-2 font-medium">
+                        Artist
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Amount
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Method
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Details
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Status
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Requested
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Processed
+                      </th>
+                      <th scope="col" className="px-6 py-2 font-medium">
+                        <span className="sr-only">Actions</span>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                  </thead>
+                  <tbody className="divide-y">
+                    {rows.map((w) => (
+                      <tr key={w.id} data-testid="admin-withdrawal">
+                        <td className="px-6 py-3 font-medium">
+                          {w.artist_name?.trim() || 'Unknown artist'}
+                        </td>
+                        <td className="px-3 py-3 tabular-nums">{formatCents(w.amount_cents)}</td>
+                        <td className="px-3 py-3">{paymentMethodLabels[w.payment_method]}</td>
+                        <td className="px-3 py-3">{w.payment_details_masked}</td>
+                        <td className="px-3 py-3">
+                          <WithdrawalStatusBadge status={w.status} />
+                        </td>
+                        <td className="px-3 py-3">
+                          <DateTime iso={w.requested_at} />
+                        </td>
+                        <td className="px-3 py-3">
+                          <DateTime iso={w.processed_at} />
+                          {w.notes && (
+                            <p className="mt-1 max-w-xs text-xs text-muted-foreground">{w.notes}</p>
+                          )}
+                        </td>
+                        <td className="px-6 py-3 text-right">
+                          {w.status === 'pending' && <Review request={w} />}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </RequestsBody>
         </CardContent>
       </Card>
     </div>

@@ -29,7 +29,7 @@ import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
-import { DateTime, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
+import { DateTime, RequestsBody, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
 import { useArtistBalance, useMyWithdrawals, useRequestWithdrawal } from './use-withdrawals.ts';
 import { StripeConnect } from '@/web/features/payouts/index.ts';
 
@@ -311,66 +311,53 @@ export default function WithdrawalSettingsPage() {
           <CardTitle>Your withdrawals</CardTitle>
         </CardHeader>
         <CardContent className="p-0">
-          {mine.isPending ? (
-            <div className="grid gap-2 px-6 pb-6" aria-busy="true" aria-label="Loading withdrawals">
-              {[0, 1, 2].map((i) => (
-                <Skeleton key={i} className="h-10" />
-              ))}
-            </div>
-          ) : mine.isError ? (
-            <div className="px-6 pb-6">
-              <LoadFailed
-                message={withdrawalMessages.loadFailed}
-                retrying={mine.isFetching}
-                onRetry={() => void mine.refetch()}
-              />
-            </div>
-          ) : mine.data.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 border-t px-6 py-10 text-center text-muted-foreground">
-              <Wallet className="size-8" aria-hidden="true" />
-              <p>No withdrawal requests yet</p>
-            </div>
-          ) : (
-            <div className="overflow-x-auto border-t">
-              <table className="w-full text-sm">
-                <caption className="sr-only">Your withdrawal requests, newest first</caption>
-                <thead className="text-left text-muted-foreground">
-                  <tr>
-                    <th scope="col" className="px-6 py-2 font-medium">
-                      Requested
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Amount
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Method
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="px-6 py-2 font-medium">
-                      Notes
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y">
-                  {mine.data.map((w) => (
-                    <tr key={w.id} data-testid="my-withdrawal">
-                      <td className="px-6 py-3">
-                        <DateTime iso={w.requested_at} />
-                      </td>
-                      <td className="px-3 py-3 tabular-nums">{formatCents(w.amount_cents)}</td>
-                      <td className="px-3 py-3">{w.payment_details_masked}</td>
-                      <td className="px-3 py-3">
-                        <WithdrawalStatusBadge status={w.status} />
-                      </td>
-                      <td className="px-6 py-3 text-muted-foreground">{w.notes ?? ''}</td>
+          <RequestsBody
+            query={mine}
+            loadingLabel="Loading withdrawals"
+            empty={{ icon: Wallet, text: 'No withdrawal requests yet' }}
+          >
+            {(rows) => (
+              <div className="overflow-x-auto border-t">
+                <table className="w-full text-sm">
+                  <caption className="sr-only">Your withdrawal requests, newest first</caption>
+                  <thead className="text-left text-muted-foreground">
+                    <tr>
+                      <th scope="col" className="px-6 py-2 font-medium">
+                        Requested
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Amount
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Method
+                      </th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Status
+                      </th>
+                      <th scope="col" className="px-6 py-2 font-medium">
+                        Notes
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                  </thead>
+                  <tbody className="divide-y">
+                    {rows.map((w) => (
+                      <tr key={w.id} data-testid="my-withdrawal">
+                        <td className="px-6 py-3">
+                          <DateTime iso={w.requested_at} />
+                        </td>
+                        <td className="px-3 py-3 tabular-nums">{formatCents(w.amount_cents)}</td>
+                        <td className="px-3 py-3">{w.payment_details_masked}</td>
+                        <td className="px-3 py-3">
+                          <WithdrawalStatusBadge status={w.status} />
+                        </td>
+                        <td className="px-6 py-3 text-muted-foreground">{w.notes ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </RequestsBody>
         </CardContent>
       </Card>
     </div>
