@@ -255,11 +255,17 @@ describe.runIf(onPostgres && withNginx)(
 
       // Sockets that were on the victim closed; like the web app, they open again, and
       // nginx puts them on the survivor. Every socket then gets what the survivor delivers.
-      const lost = await waitFor(
-        () => (sockets.some((s) => s.closed) ? sockets.filter((s) => s.closed) : null),
+      await waitFor(
+        () => (sockets.some((s) => s.closed) ? true : null),
         'a socket on the killed process to close',
         5_000,
       );
+      // The victim's other sockets close moments after its first: wait until none has for 500 ms.
+      for (let closed = -1; closed !== sockets.filter((s) => s.closed).length;) {
+        closed = sockets.filter((s) => s.closed).length;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const lost = sockets.filter((s) => s.closed);
       const reopened = await Promise.all(lost.map(() => openSocket(listener)));
       const live = [...sockets.filter((s) => !s.closed), ...reopened];
       expect(live).toHaveLength(4);
