@@ -60,7 +60,8 @@ test('approving an artist request gives the user the artist screens', async ({
     'aria-current',
     'page',
   );
-  await page.getByRole('link', { name: 'Upload Podcast' }).click();
+  // The top bar's link (a new artist's empty dashboard offers one too).
+  await page.getByRole('banner').getByRole('link', { name: 'Upload Podcast' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Upload Podcast' })).toBeVisible();
 });
 
