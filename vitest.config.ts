@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Integration tests mostly wait on PostgreSQL, ffmpeg and child servers: two at a time
+    // even on two cores (vitest's default is cores − 1, one here).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
