@@ -86,13 +86,6 @@ const bothGiven = (field: string) =>
   new AppError(ErrorCode.validation, adMessages.replaceOrRemove, { field });
 
 /**
- * The ad inventory (admins), get-active-ads and track-ad-impression
- * (docs/decisions/0023). Uploads are all or nothing: every check first (the form's as its
- * parts arrive, ads.forms.ts), then the files are stored, then one transaction writes the row
- * and the audio's media job; any failure deletes what was stored, and the route removes the
- * temp file.
- */
-/**
  * Showings are pruned as they are issued, like the rate limiter's rows: at most once a minute
  * per process, a batch at a time, in the background. A showing is of use for its hour
  * (SHOWING_TTL_MS) and, as a listener's latest, for the frequency cap: a day, or twice the cap.
@@ -101,6 +94,13 @@ const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 500;
 const SHOWINGS_KEPT_MS = 24 * 3600_000;
 
+/**
+ * The ad inventory (admins), get-active-ads and track-ad-impression
+ * (docs/decisions/0023). Uploads are all or nothing: every check first (the form's as its
+ * parts arrive, ads.forms.ts), then the files are stored, then one transaction writes the row
+ * and the audio's media job; any failure deletes what was stored, and the route removes the
+ * temp file.
+ */
 export function createAdsService(deps: AdsServiceDeps) {
   const { ads, storage, log } = deps;
   let lastPrune = -Infinity;
