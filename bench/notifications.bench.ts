@@ -42,6 +42,7 @@ import { openPostgres, type Database } from '../src/server/db/client.ts';
 import { queryRows } from '../src/server/db/sql-results.ts';
 import { wavHeader } from '../src/server/demo/synth.ts';
 import { createSessionsRepository } from '../src/server/modules/auth/sessions.repository.ts';
+import { createSessionAccessCache } from '../src/server/modules/auth/session-access-cache.ts';
 import { createSessionsService } from '../src/server/modules/auth/sessions.service.ts';
 import { createUsersRepository } from '../src/server/modules/auth/users.repository.ts';
 import { createRolesModule } from '../src/server/modules/roles/roles.module.ts';
@@ -167,6 +168,7 @@ async function sessionMinter(database: Database, publicUrl: string) {
     now: () => systemClock.now(),
   });
   const sessions = createSessionsService({
+    cache: createSessionAccessCache(),
     sessions: createSessionsRepository(db),
     users: createUsersRepository(db),
     roles: createRolesModule({ database }, {}),

@@ -131,6 +131,38 @@ describe.each(dbKinds)('auth: sessions, sign-out, refresh, JWKS on %s', (kind) =
         (await ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers })).statusCode,
       ).toBe(401);
     });
+
+    // Another process writes sessions and factors without this one's services; the
+    // database's announcement (migration 0029) is all this process hears of it.
+    it('follows a session or factor written by another writer once the database announces it', async () => {
+      const { res } = await signUp(ctx.app, { display_name: 'Elsewhere' });
+      const { access_token, user } = res.json();
+      const headers = { authorization: `Bearer ${access_token}` };
+      const session = () => ctx.app.inject({ method: 'GET', url: '/api/auth/session', headers });
+      const settle = { timeout: 5_000, interval: 20 };
+      expect((await session()).json().next_aal).toBe('aal1');
+
+      // A verified factor appears: the aal1 session must now step up for most routes.
+      await ctx.db.database.db.execute(
+        sql`insert into mfa_factors (user_id, factor_type, status) values (${user.id}, 'totp', 'verified')`,
+      );
+      await expect.poll(async () => (await session()).json().next_aal, settle).toBe('aal2');
+      const profile = () => ctx.app.inject({ method: 'GET', url: '/api/me/stats', headers });
+      expect((await profile()).statusCode).toBe(403);
+
+      // The session is raised elsewhere (a second factor answered there).
+      await ctx.db.database.db.execute(
+        sql`update sessions set aal = 'aal2' where user_id = ${user.id}`,
+      );
+      await expect.poll(async () => (await session()).json().aal, settle).toBe('aal2');
+      expect((await profile()).statusCode).toBe(200);
+
+      // …and ended there.
+      await ctx.db.database.db.execute(
+        sql`update sessions set revoked_at = now(), revoked_reason = 'test' where user_id = ${user.id}`,
+      );
+      await expect.poll(async () => (await session()).statusCode, settle).toBe(401);
+    });
   });
 
   describe('sign-out', () => {

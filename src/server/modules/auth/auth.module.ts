@@ -14,7 +14,9 @@ import { createSessionCookies } from './session-cookies.ts';
 import { createKeyStore } from '../../security/keys.ts';
 import { createRecoveryService } from './recovery.service.ts';
 import { createSecretBox } from '../../security/secret-box.ts';
-import { createSessionsService } from './sessions.service.ts';
+import { createSessionsService, type AccessRow } from './sessions.service.ts';
+import { createSessionAccessCache } from './session-access-cache.ts';
+import { openEventChannel } from '../../events/event-channel.ts';
 
 export type AuthModule = FeatureModule & {
   resolvePrincipal(accessToken: string): Promise<Principal | null>;
@@ -43,6 +45,8 @@ export type AuthModule = FeatureModule & {
    * SESSIONS_REVOKED_CHANNEL (live sockets, once their listening connection is back).
    */
   openSessionsAmong(sessionIds: string[]): Promise<string[]>;
+  /** The user's factors changed: their sessions are read again on the next request. */
+  factorsChanged(userId: string): void;
 };
 
 export type AuthSettings = {
@@ -61,6 +65,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * session holds open (live sockets) closes with it.
  */
 export const SESSIONS_REVOKED_CHANNEL = 'sessions_revoked';
+
+/**
+ * The database announces here the user id of every write to a session or an MFA factor
+ * (migration 0029's triggers), so each process drops what it holds of that user's sessions.
+ */
+export const SESSION_ACCESS_CHANGED_CHANNEL = 'session_access_changed';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Wires the auth repositories and services; owns no rules itself. */
 export async function createAuthModule(
@@ -83,7 +94,9 @@ export async function createAuthModule(
     now,
   });
   const sessionRows = createSessionsRepository(db);
+  const cache = createSessionAccessCache<AccessRow>();
   const sessions = createSessionsService({
+    cache,
     sessions: sessionRows,
     users,
     roles,
@@ -102,6 +115,7 @@ export async function createAuthModule(
     publicUrl: settings.publicUrl,
     clock,
     log,
+    sessionsEnded: (userId) => cache.forgetUser(userId),
   });
   const cookies = createSessionCookies(settings.publicUrl);
 
@@ -117,6 +131,16 @@ export async function createAuthModule(
     name: 'auth',
     // Sign-up/in/out, refresh, session and recovery under /api/auth; the JWKS at the root.
     plugin: async (app) => {
+      // Listening starts with the routes and stops before the database closes.
+      const changes = openEventChannel<string>({
+        database,
+        channel: SESSION_ACCESS_CHANGED_CHANNEL,
+        parse: (payload) => (UUID.test(payload) ? payload : null),
+        onEvent: async (userId) => cache.forgetUser(userId),
+        onMissed: () => cache.clear(),
+        log,
+      });
+      app.addHook('onClose', () => changes.close());
       await app.register(routes, { prefix: '/api/auth' });
       await app.register(wellKnownRoutes({ keys }));
     },
@@ -130,5 +154,6 @@ export async function createAuthModule(
     setSessionCookies: cookies.set,
     hasVerifiedFactor: users.hasVerifiedFactor,
     openSessionsAmong: (sessionIds) => sessionRows.openAmong(sessionIds),
+    factorsChanged: (userId) => cache.forgetUser(userId),
   };
 }

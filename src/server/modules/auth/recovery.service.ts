@@ -26,6 +26,8 @@ export function createRecoveryService(deps: {
   publicUrl: string;
   clock: Clock;
   log: Log;
+  /** A reset ended the user's other sessions: what holds them in memory lets go. */
+  sessionsEnded(userId: string): void;
 }) {
   const { users, tokens, mailer, clock } = deps;
 
@@ -93,6 +95,7 @@ export function createRecoveryService(deps: {
       // Spent atomically; a concurrent reset with the same link may have won meanwhile.
       const done = await tokens.resetPassword({ tokenHash: hash, passwordHash, now: clock.now() });
       if (!done) throw invalid();
+      deps.sessionsEnded(done.userId);
       return done;
     },
 

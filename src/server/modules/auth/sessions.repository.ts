@@ -122,7 +122,8 @@ export function createSessionsRepository(db: Db) {
       decide: (token: { rotatedAt: Date | null }, session: SessionRow) => RefreshDecision;
     }): Promise<
       | { outcome: 'rotated' | 'reissued'; session: SessionRow }
-      | { outcome: 'reused' | 'revoked' | 'expired' | 'unknown' }
+      | { outcome: 'reused'; userId: string }
+      | { outcome: 'revoked' | 'expired' | 'unknown' }
     > {
       return db.transaction(async (tx) => {
         const [found] = await tx
@@ -149,7 +150,7 @@ export function createSessionsRepository(db: Db) {
             .update(sessions)
             .set({ revokedAt: input.now, revokedReason: 'refresh_token_reuse' })
             .where(eq(sessions.id, session.id));
-          return { outcome: 'reused' as const };
+          return { outcome: 'reused' as const, userId: session.userId };
         }
         let parentId: string | null = found.id;
         if (decision === 'valid') {

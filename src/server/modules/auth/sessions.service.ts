@@ -11,6 +11,7 @@ import type { AuthSession, SessionInfo, SessionUser } from '../../../contracts/a
 import type { Clock } from '../../../core/clock.ts';
 import type { Principal } from '../../http/access-policy.ts';
 import type { RolesModule } from '../roles/roles.module.ts';
+import type { SessionAccessCache } from './session-access-cache.ts';
 import type { SessionRow, SessionsRepository } from './sessions.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { KeyStore } from '../../security/keys.ts';
@@ -18,6 +19,8 @@ import { newOpaqueToken, tokenHash } from '../../security/tokens.ts';
 import { isDatabaseUnavailable } from '../../db/database-outage.ts';
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
+/** What resolving an access token reads: the session row and its user's factor flag. */
+export type AccessRow = SessionRow & { hasVerifiedFactor: boolean };
 
 const expired = () =>
   new AppError(ErrorCode.sessionExpired, 'Session expired. Please sign in again.');
@@ -33,8 +36,10 @@ export function createSessionsService(deps: {
   /** A session ends this long after sign-in, however often it is refreshed. */
   maxLifetimeMs: number;
   clock: Clock;
+  /** Sessions behind access tokens, held briefly; forgotten after every write here. */
+  cache: SessionAccessCache<AccessRow>;
 }) {
-  const { sessions, users, roles, keys, clock, maxLifetimeMs } = deps;
+  const { sessions, users, roles, keys, clock, maxLifetimeMs, cache } = deps;
   const tokenScope = { issuer: deps.issuer, audience: deps.audience };
 
   async function userOf(userId: string): Promise<SessionUser | null> {
@@ -115,12 +120,14 @@ export function createSessionsService(deps: {
         decide: (token, session) => decideRefresh(token, session, now, maxLifetimeMs),
       });
       if (result.outcome === 'reused') {
+        cache.forgetUser(result.userId);
         throw new AppError(
           ErrorCode.refreshReused,
           'Refresh token already used. Please sign in again.',
         );
       }
       if (result.outcome !== 'rotated' && result.outcome !== 'reissued') throw expired();
+      cache.forgetUser(result.session.userId);
       return credentials(result.session, next);
     },
 
@@ -133,6 +140,7 @@ export function createSessionsService(deps: {
         now: clock.now(),
       });
       if (!session) throw expired();
+      cache.forgetUser(session.userId);
       return credentials(session, next);
     },
 
@@ -142,15 +150,22 @@ export function createSessionsService(deps: {
       refreshToken: string | undefined;
     }): Promise<void> {
       const now = clock.now();
-      if (input.principal) await sessions.revoke(input.principal.sessionId, 'sign_out', now);
+      if (input.principal) {
+        await sessions.revoke(input.principal.sessionId, 'sign_out', now);
+        cache.forgetUser(input.principal.userId);
+      }
       if (input.refreshToken) {
         const found = await sessions.findByRefreshHash(tokenHash(input.refreshToken));
-        if (found) await sessions.revoke(found.session.id, 'sign_out', now);
+        if (found) {
+          await sessions.revoke(found.session.id, 'sign_out', now);
+          cache.forgetUser(found.session.userId);
+        }
       }
     },
 
     async revokeAllForUser(userId: string, reason: string): Promise<void> {
       await sessions.revokeAllForUser(userId, reason, clock.now());
+      cache.forgetUser(userId);
     },
 
     /**
@@ -163,10 +178,13 @@ export function createSessionsService(deps: {
       if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
       // A sid the table cannot hold is no session; a database that cannot answer is an outage
       // (503), never a signed-out caller.
-      const session = await sessions.findForAccess(claims.sid).catch((error: unknown) => {
-        if (isDatabaseUnavailable(error)) throw error;
-        return null;
-      });
+      const sid = claims.sid;
+      const session = await cache
+        .through(sid, now.getTime(), () => sessions.findForAccess(sid))
+        .catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) throw error;
+          return null;
+        });
       if (!session || session.userId !== claims.sub || !sessionIsLive(session, now, maxLifetimeMs))
         return null;
       return {

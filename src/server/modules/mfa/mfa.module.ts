@@ -12,7 +12,10 @@ export type MfaSettings = {
 
 export function createMfaModule(
   ctx: ModuleContext,
-  deps: { auth: Pick<AuthModule, 'elevate' | 'setSessionCookies'>; settings: MfaSettings },
+  deps: {
+    auth: Pick<AuthModule, 'elevate' | 'setSessionCookies' | 'factorsChanged'>;
+    settings: MfaSettings;
+  },
 ): FeatureModule {
   const mfa = createMfaService({
     repo: createMfaRepository(ctx.database.db),

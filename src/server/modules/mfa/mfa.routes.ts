@@ -7,7 +7,7 @@ import { requirePrincipal } from '../../http/access-policy.ts';
 
 export type MfaRoutesDeps = {
   mfa: MfaService;
-  auth: Pick<AuthModule, 'elevate' | 'setSessionCookies'>;
+  auth: Pick<AuthModule, 'elevate' | 'setSessionCookies' | 'factorsChanged'>;
 };
 
 const tags = ['auth'];
@@ -64,7 +64,9 @@ export const mfaRoutes =
       config: { access: 'signed-in' },
       schema: { tags, summary: 'Remove a factor (a verified one needs an aal2 session)' },
       handler: async (request, reply) => {
-        await mfa.remove(requirePrincipal(request), request.params.factorId);
+        const principal = requirePrincipal(request);
+        await mfa.remove(principal, request.params.factorId);
+        auth.factorsChanged(principal.userId);
         return reply.status(204).send(null);
       },
     });
