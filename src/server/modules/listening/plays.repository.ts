@@ -5,6 +5,16 @@ import { isSqlState, queryRows } from '../../db/sql-results.ts';
 
 export type PlaysRepository = ReturnType<typeof createPlaysRepository>;
 
+/**
+ * A listening write commits without waiting for its WAL flush (ADR 0016, "Durability"): a
+ * crash of the database server itself may lose the last fraction of a second of plays, never
+ * part of one; everything else the app writes keeps synchronous commits. A FROM item of
+ * every listening write, so it takes effect in that statement's own transaction.
+ */
+const ASYNC_COMMIT = sql.raw(
+  `(select set_config('synchronous_commit', 'off', true)) as durability`,
+);
+
 /** The advisory lock key that serialises folds across processes ('canto:play-count-fold'). */
 const FOLD_LOCK = 0x63616e746f01;
 
@@ -34,7 +44,7 @@ export function createPlaysRepository(db: Db) {
           ), counted as (
             insert into play_count_deltas (song_id) select song_id from play
           )
-          select id, played_at from play`,
+          select id, played_at from play, ${ASYNC_COMMIT}`,
         );
         return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
       } catch (error) {
@@ -111,7 +121,7 @@ export function createPlaysRepository(db: Db) {
         sql`
         insert into stream_analytics (user_id, podcast_episode_id, played_at)
         select ${userId}, e.id, ${playedAt.toISOString()}::timestamptz
-        from podcast_episodes e where e.id = ${episodeId}
+        from podcast_episodes e, ${ASYNC_COMMIT} where e.id = ${episodeId}
         returning id, played_at`,
       );
       return row ? { id: row.id, playedAt: timeOf(row.played_at) } : null;
@@ -151,7 +161,7 @@ export function createPlaysRepository(db: Db) {
           completed = heard.completed or (
             coalesce(heard.duration_ms, 0) > 0
             and heard.ms::bigint * 100 >= heard.duration_ms::bigint * ${completedPercent}::int)
-        from heard
+        from heard, ${ASYNC_COMMIT}
         where a.id = heard.id
         returning a.id, a.listened_ms, a.completed`,
       );
