@@ -136,6 +136,24 @@ describe.each(dbKinds)('listening records, recently played, stats on %s', (kind)
       expect(await playCount(ctx, song)).toBe(3);
     });
 
+    it('a start or report relaxes only its own commit: the connection keeps synchronous commits', async () => {
+      const song = await seedSong(ctx, { title: 'Durable Enough', durationMs: 100_000 });
+      for (let i = 0; i < 5; i++) {
+        const { id } = (await start(song)).json();
+        expect((await report(id, 10_000 * (i + 1))).statusCode).toBe(200);
+      }
+      // Every pooled connection at once (a settled pool holds each one idle).
+      const settings = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const result = (await ctx.db.database.db.execute(
+            sql`select current_setting('synchronous_commit') as value, pg_sleep(0.02)`,
+          )) as unknown as { rows: Array<{ value: string }> };
+          return result.rows[0]!.value;
+        }),
+      );
+      expect(new Set(settings)).toEqual(new Set(['on']));
+    });
+
     it('progress is clamped to the song’s length, never goes down, completes at 90 % and stays completed', async () => {
       const song = await seedSong(ctx, { title: 'Hundred Seconds', durationMs: 100_000 });
       const { id } = (await start(song)).json();
