@@ -6,7 +6,7 @@ import { isSqlState, queryRows } from '../../db/sql-results.ts';
 export type PlaysRepository = ReturnType<typeof createPlaysRepository>;
 
 /**
- * A listening write commits without waiting for its WAL flush (ADR 0016, "Durability"): a
+ * A listening write commits without waiting for its WAL flush (docs/decisions/0030): a
  * crash of the database server itself may lose the last fraction of a second of plays, never
  * part of one; everything else the app writes keeps synchronous commits. A FROM item of
  * every listening write, so it takes effect in that statement's own transaction.
