@@ -38,7 +38,6 @@ import { createLocalStorage } from '../src/server/storage/local-storage.ts';
 import {
   freePort,
   nginxAvailable,
-  NJS_DIR,
   renderSiteConfig,
   startNginx,
   writeMediaKeyInclude,
@@ -123,7 +122,6 @@ ${renderSiteConfig({
   CANTO_UPSTREAM: `127.0.0.1:${offload.port}`,
   CANTO_WEB_DIR: path.join(root, 'web'),
   CANTO_MEDIA_DIR: mediaDir,
-  CANTO_NJS_DIR: NJS_DIR,
   CANTO_MEDIA_KEY_FILE: writeMediaKeyInclude(path.join(root, 'nginx-key.conf'), SECRET_KEY),
 })}`,
     });

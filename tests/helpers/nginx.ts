@@ -13,15 +13,9 @@ export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 // USER_HZ: the unit of /proc/<pid>/stat's CPU times (100 on Linux builds in practice).
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
-// Debian's libnginx-mod-http-js: the site config checks signed media URLs with it.
-export const NJS_MODULE =
-  process.env.NGINX_NJS_MODULE ?? '/usr/lib/nginx/modules/ngx_http_js_module.so';
-
-/** nginx and its njs module, as the site config needs (apt-get install nginx libnginx-mod-http-js). */
+/** Debian's nginx (apt-get install nginx): the site config needs no module beyond it. */
 export function nginxAvailable(): boolean {
-  return (
-    spawnSync(NGINX_BIN, ['-v'], { stdio: 'ignore' }).status === 0 && fs.existsSync(NJS_MODULE)
-  );
+  return spawnSync(NGINX_BIN, ['-v'], { stdio: 'ignore' }).status === 0;
 }
 
 /** The variables of docs/deploy/nginx/canto.conf. */
@@ -31,13 +25,9 @@ export type SiteVars = {
   CANTO_UPSTREAM: string;
   CANTO_WEB_DIR: string;
   CANTO_MEDIA_DIR: string;
-  /** Where canto-media.js is (the docs directory itself in tests). */
-  CANTO_NJS_DIR: string;
   /** The include `npm run nginx-media-key` writes (writeMediaKeyInclude). */
   CANTO_MEDIA_KEY_FILE: string;
 };
-
-export const NJS_DIR = path.resolve('docs/deploy/nginx');
 
 /** Writes the media-key include for `secretKey` as `npm run nginx-media-key` prints it. */
 export function writeMediaKeyInclude(file: string, secretKey: string): string {
@@ -95,7 +85,6 @@ export async function startNginx(options: {
 daemon off;
 worker_processes ${options.workers ?? 1};
 pid ${path.join(dir, 'nginx.pid')};
-load_module ${NJS_MODULE};
 error_log ${path.join(dir, 'error.log')} warn;
 ${options.main ?? ''}
 events { worker_connections 1024; }

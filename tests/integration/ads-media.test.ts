@@ -79,7 +79,9 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
     );
     // The audio's length wins over a duration given.
     expect(created).toMatchObject({ status: 'processing', duration: 2, renditions: [] });
-    expect(created.audio_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/);
+    expect(created.audio_url).toMatch(
+      /^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+    );
 
     const ad = await settled(created.id);
     expect(ad.status).toBe('ready');
@@ -101,7 +103,9 @@ describe.each(dbKinds)('ad media on %s', (kind) => {
     expect(shown).toMatchObject({ id: ad.id, status: 'ready', duration: 2 });
     expect(shown.renditions.map((r) => r.bytes)).toEqual(ad.renditions.map((r) => r.bytes));
     for (const url of [shown.audio_url!, ...shown.renditions.map((r) => r.url)]) {
-      expect(url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.(wav|webm|m4a)\?e=\d+&s=[\w-]{43}$/);
+      expect(url).toMatch(
+        /^\/media\/music\/[0-9a-f-]{36}\.(wav|webm|m4a)\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+      );
       expect((await ctx.app.inject({ url })).statusCode).toBe(200);
       expect((await ctx.app.inject({ url: url.split('?')[0]! })).statusCode).toBe(403);
     }

@@ -10,7 +10,7 @@ import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
 const DAY = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const SIGNED_AUDIO = /^\/media\/music\/seed-[\w-]+\.wav\?e=\d+&s=[\w-]{43}$/;
+const SIGNED_AUDIO = /^\/media\/music\/seed-[\w-]+\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/;
 
 type Seed = {
   title: string;

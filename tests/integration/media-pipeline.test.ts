@@ -291,7 +291,9 @@ describe.each(dbKinds)('media pipeline on %s', (kind) => {
     const heard = await getSong(ctx, listener, uploaded.id);
     expect(heard.renditions).toEqual(song.renditions);
     for (const r of song.renditions) {
-      expect(r.url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.(webm|m4a)\?e=\d+&s=[\w-]+$/);
+      expect(r.url).toMatch(
+        /^\/media\/music\/[0-9a-f-]{36}\.(webm|m4a)\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+      );
       const full = await ctx.app.inject({ method: 'GET', url: r.url });
       expect(full.statusCode).toBe(200);
       expect(full.headers['content-type']).toBe(r.codec === 'opus' ? 'audio/webm' : 'audio/mp4');

@@ -31,7 +31,7 @@ const bytes = (n: number, seed = 1) => {
   for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
   return b;
 };
-const SIGNED = /^\/media\/music\/[0-9a-f-]{36}\.wav\?e=(\d+)&s=[\w-]{43}$/;
+const SIGNED = /^\/media\/music\/[0-9a-f-]{36}\.wav\?e=(\d+)&s=[\w-]{43}&n=[\w-]{22}$/;
 const query = (url: string) => new URL(url, 'http://x').searchParams;
 
 async function putFile(storage: Storage, bucket: Bucket, key: string, data: Buffer) {

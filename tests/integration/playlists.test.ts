@@ -11,7 +11,7 @@ import { useTestApp, type TestContext } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
 import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 
-const SIGNED_AUDIO = /^\/media\/music\/seed-[\w-]+\.wav\?e=\d+&s=[\w-]{43}$/;
+const SIGNED_AUDIO = /^\/media\/music\/seed-[\w-]+\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/;
 
 async function seedSong(
   ctx: TestContext,

@@ -627,7 +627,9 @@ describe.each(dbKinds)('podcast enclosures behind a media sender on %s', (kind) 
     expect(res.headers['cache-control']).toBe('no-store');
     const location = res.headers.location as string;
     expect(location).toMatch(
-      new RegExp(`^${ctx.env.publicUrl}/media/podcasts/${episode.key}\\?e=\\d+&s=[\\w-]{43}$`),
+      new RegExp(
+        `^${ctx.env.publicUrl}/media/podcasts/${episode.key}\\?e=\\d+&s=[\\w-]{43}&n=[\\w-]{22}$`,
+      ),
     );
     expect(await downloads(ctx, episode.id)).toBe(1);
 

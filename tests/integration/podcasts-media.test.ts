@@ -109,7 +109,9 @@ describe.each(dbKinds)('podcast episode media on %s', (kind) => {
       { codec: 'opus', bitrate_kbps: 160, mime: 'audio/webm; codecs=opus', duration: 2 },
     ]);
     for (const r of episode.renditions) {
-      expect(r.url).toMatch(/^\/media\/podcasts\/[0-9a-f-]{36}\.(webm|m4a)\?e=\d+&s=[\w-]+$/);
+      expect(r.url).toMatch(
+        /^\/media\/podcasts\/[0-9a-f-]{36}\.(webm|m4a)\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+      );
       const served = await ctx.app.inject({ url: r.url });
       expect(served.statusCode).toBe(200);
       expect(served.rawPayload.length).toBe(r.bytes);

@@ -37,7 +37,8 @@ import {
  */
 
 const MB = 1024 * 1024;
-const SIGNED_EPISODE_AUDIO = /^\/media\/podcasts\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/;
+const SIGNED_EPISODE_AUDIO =
+  /^\/media\/podcasts\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/;
 const COVER = /^\/media\/cover-art\/([0-9a-f-]{36}\.webp)$/;
 
 describe.each(dbKinds)('podcasts on %s', (kind) => {

@@ -80,7 +80,9 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
       duration: 2.5,
       play_count: 0,
     });
-    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/);
+    expect(song.file_url).toMatch(
+      /^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+    );
     expect(song.cover_art_url).toMatch(/^\/media\/cover-art\/[0-9a-f-]{36}\.webp$/);
 
     const [row] = await rows<{ duration_ms: number; file_key: string; cover_art_key: string }>(
@@ -128,7 +130,9 @@ describe.each(dbKinds)('song upload on %s', (kind) => {
     expect(song.genre).toBeNull();
     expect(song.cover_art_url).toBeNull();
     // Stored as what the bytes are (WAV), under a fresh UUID key inside the music bucket.
-    expect(song.file_url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}$/);
+    expect(song.file_url).toMatch(
+      /^\/media\/music\/[0-9a-f-]{36}\.wav\?e=\d+&s=[\w-]{43}&n=[\w-]{22}$/,
+    );
     expect(storedFiles(ctx.env.dataDir).some((f) => f.includes('passwd'))).toBe(false);
     expect(fs.existsSync(path.join(ctx.env.dataDir, 'etc'))).toBe(false);
   });

@@ -9,7 +9,6 @@ import { tmpRoot } from '../helpers/db-templates.ts';
 import {
   freePort,
   nginxAvailable,
-  NJS_DIR,
   renderSiteConfig,
   startNginx,
   writeMediaKeyInclude,
@@ -41,7 +40,7 @@ const withNginx = nginxAvailable();
 if (!onPostgres) console.warn('two-instances.test.ts skipped: PostgreSQL is not reachable');
 if (!withNginx) {
   if (process.env.CANTO_REQUIRE_NGINX === '1')
-    throw new Error('nginx or its njs module is not installed (CANTO_REQUIRE_NGINX=1)');
+    throw new Error('nginx is not installed (CANTO_REQUIRE_NGINX=1)');
   console.warn('two-instances.test.ts skipped: nginx is not installed');
 }
 
@@ -135,7 +134,6 @@ describe.runIf(onPostgres && withNginx)(
         CANTO_UPSTREAM: hostPort(a!.url),
         CANTO_WEB_DIR: path.join(work, 'web'),
         CANTO_MEDIA_DIR: path.join(work, 'no-local-media'),
-        CANTO_NJS_DIR: NJS_DIR,
         CANTO_MEDIA_KEY_FILE: writeMediaKeyInclude(
           path.join(work, 'media-key.conf'),
           shared.SECRET_KEY,

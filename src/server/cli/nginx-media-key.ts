@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { EnvError, parseEnv } from '../env.ts';
-import { mediaUrlKey } from '../security/media-url-signer.ts';
+import { mediaUrlProxySecret } from '../security/media-url-signer.ts';
 import { resolveSecretKey } from '../security/secrets.ts';
 
 /*
@@ -10,12 +10,12 @@ import { resolveSecretKey } from '../security/secrets.ts';
  * reload nginx whenever SECRET_KEY changes.
  */
 
-/** The include's text for a SECRET_KEY: one js_var with the key in hex. */
+/** The include's text for a SECRET_KEY: the secret nginx's secure_link check appends, in hex. */
 export function nginxMediaKeyInclude(secretKey: string): string {
   return [
-    '# Canto media-URL key (HKDF of SECRET_KEY): written by `npm run nginx-media-key`.',
+    '# Canto media-URL secret (HKDF of SECRET_KEY): written by `npm run nginx-media-key`.',
     '# Keep it readable by root only; regenerate when SECRET_KEY changes.',
-    `js_var $canto_media_key ${mediaUrlKey(secretKey).toString('hex')};`,
+    `set $canto_media_secret ${mediaUrlProxySecret(secretKey)};`,
     '',
   ].join('\n');
 }

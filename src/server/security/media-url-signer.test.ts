@@ -17,11 +17,13 @@ const parts = (url: string) => {
 };
 
 describe('media URL signer', () => {
-  it('signs path + expiry: ?e=<end of the next window>&s=<43 base64url chars>', () => {
+  it('signs path + expiry: ?e=<end of the next window>&s=<43 base64url chars>&n=<nginx token>', () => {
     const start = 1_000 * W;
     const { signer } = at(start + 123);
     const url = signer.sign(PATH);
-    expect(url).toMatch(/^\/media\/music\/[0-9a-f-]{36}\.mp3\?e=\d+&s=[A-Za-z0-9_-]{43}$/);
+    expect(url).toMatch(
+      /^\/media\/music\/[0-9a-f-]{36}\.mp3\?e=\d+&s=[A-Za-z0-9_-]{43}&n=[A-Za-z0-9_-]{22}$/,
+    );
     expect(Number(parts(url).e)).toBe(start + 2 * W);
   });
 
