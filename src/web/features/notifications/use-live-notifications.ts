@@ -78,10 +78,23 @@ export function useLiveNotifications(userId: string | undefined): LiveStatus {
       if (!stopped) setStatus('closed');
     };
 
-    const reconnect = (delay: number) => {
+    const reconnect = (delay: number, sessionEnded = false) => {
       clearTimeout(retry);
       if (stopped) return;
-      retry = setTimeout(() => void freshCookie(qc).finally(connect), delay);
+      retry = setTimeout(() => void reopen(sessionEnded), delay);
+    };
+
+    /**
+     * Closed because its token or session ended: a refresh tells which. When the session is
+     * gone (signed out here or elsewhere) there is nothing to reopen, and the app learns it.
+     */
+    const reopen = async (sessionEnded: boolean) => {
+      if (!sessionEnded) await freshCookie(qc).catch(() => {});
+      else if (!(await refreshSession().catch(() => false))) {
+        await qc.invalidateQueries({ queryKey: sessionKey });
+        return;
+      }
+      connect();
     };
 
     const connect = () => {
@@ -131,13 +144,12 @@ export function useLiveNotifications(userId: string | undefined): LiveStatus {
         clearTimers();
         setStatus('closed');
         if (openedAt && Date.now() - openedAt >= STABLE_MS) attempt = 0;
-        // The token it was opened with expired: the refreshed cookie opens the next one.
-        const delay =
-          event.code === liveCloseCodes.sessionExpired && attempt === 0
-            ? 0
-            : reconnectDelayMs(attempt);
+        // The token it was opened with expired (or its session ended): the refreshed cookie
+        // opens the next one, at once the first time.
+        const sessionEnded = event.code === liveCloseCodes.sessionExpired;
+        const delay = sessionEnded && attempt === 0 ? 0 : reconnectDelayMs(attempt);
         attempt += 1;
-        reconnect(delay);
+        reconnect(delay, sessionEnded);
       };
     };
 
