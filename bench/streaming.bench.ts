@@ -255,7 +255,10 @@ async function startCanto(
   });
   const database: Database = await openDatabase({ dataDir });
   await database.migrate();
-  const storage = createLocalStorage(mediaDir);
+  // The shared media directory, with the memory for hot files that createStorage would give.
+  const storage = createLocalStorage(mediaDir, {
+    memoryCacheBytes: env.mediaMemoryCacheMb * 1024 * 1024,
+  });
   const { app } = await buildApp({ env, database, storage, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {

@@ -8,6 +8,7 @@ import type { Env } from './env.ts';
 import { registerAccessPolicy } from './http/access-policy.ts';
 import { answerClientError, answerFrameworkError } from './http/http-errors.ts';
 import { registerPlatformPlugins } from './http/platform-plugins.ts';
+import { putLaneInFront } from './http/request-lane.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -69,6 +70,8 @@ export type AppDeps = {
   crash?: CrashPoint;
   /** Fault injection for the revenue crash test: inside a run, before its commit. */
   revenueBeforeCommit?: BeforeCommit;
+  /** For tests: called each time the media lane answers a request instead of Fastify. */
+  mediaLaneAnswered?: () => void;
 };
 
 export type App = FastifyInstance;
@@ -252,6 +255,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     createTipsModule(ctx, { premium, roles, revenue }),
   ];
   for (const module of modules) await app.register(module.plugin);
+  // Plain seeks under signed URLs are answered before Fastify's hooks and routing (ADR 0010).
+  if (mediaModule.lane) {
+    putLaneInFront(app, mediaModule.lane, { answered: deps.mediaLaneAnswered });
+  }
 
   registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
   return {

@@ -99,6 +99,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ MEDIA_WORKERS: '0' })).toThrow(/MEDIA_WORKERS/);
   });
 
+  it('keeps 128 MB of hot media in memory unless MEDIA_MEMORY_CACHE_MB says otherwise (0: off)', () => {
+    expect(parseEnv({}).mediaMemoryCacheMb).toBe(128);
+    expect(parseEnv({ MEDIA_MEMORY_CACHE_MB: '0' }).mediaMemoryCacheMb).toBe(0);
+    expect(parseEnv({ MEDIA_MEMORY_CACHE_MB: '512' }).mediaMemoryCacheMb).toBe(512);
+    expect(() => parseEnv({ MEDIA_MEMORY_CACHE_MB: '-1' })).toThrow(/MEDIA_MEMORY_CACHE_MB/);
+  });
+
   it('lets two searches per core in to the database at once unless SEARCH_CONCURRENCY says otherwise', () => {
     expect(parseEnv({}).searchConcurrency).toBe(2 * os.availableParallelism());
     expect(parseEnv({ SEARCH_CONCURRENCY: '6' }).searchConcurrency).toBe(6);

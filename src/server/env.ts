@@ -99,6 +99,7 @@ const schema = z
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
     FFMPEG_PATH: z.string().min(1).optional(),
     MEDIA_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+    MEDIA_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(128),
     CATALOGUE_ALLOW_PRIVATE: bool.default(false),
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
@@ -214,6 +215,11 @@ export type Env = {
    */
   mediaWorkers: number;
   /**
+   * Memory for hot media files on local storage, in MB (MEDIA_MEMORY_CACHE_MB, default 128;
+   * 0: off): a file read again by small ranges is then served from memory (ADR 0010).
+   */
+  mediaMemoryCacheMb: number;
+  /**
    * CATALOGUE_ALLOW_PRIVATE=1 lets the catalogue be reached on loopback or private addresses:
    * for tests and development with a local fake only (otherwise such targets are refused).
    */
@@ -326,6 +332,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
     ffmpegPath: v.FFMPEG_PATH,
     mediaWorkers: v.MEDIA_WORKERS ?? defaultMediaWorkers(os.availableParallelism()),
+    mediaMemoryCacheMb: v.MEDIA_MEMORY_CACHE_MB,
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,

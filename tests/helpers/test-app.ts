@@ -35,8 +35,13 @@ export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/
 export function useTestApp(
   kind: DbKind,
   envOverrides: Record<string, string> = {},
-  // logger: Fastify logger options for a test that reads the log (default: none).
-  options: { webDir?: () => string; logger?: AppDeps['logger'] } = {},
+  // logger: Fastify logger options for a test that reads the log (default: none); hooks:
+  // test-only observers (the media lane's answers).
+  options: {
+    webDir?: () => string;
+    logger?: AppDeps['logger'];
+    hooks?: Pick<AppDeps, 'mediaLaneAnswered'>;
+  } = {},
 ): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
@@ -57,6 +62,7 @@ export function useTestApp(
         logger: options.logger ?? false,
         mailer,
         webDir: options.webDir?.(),
+        ...options.hooks,
       }),
     );
     await ctx.app.ready();

@@ -23,6 +23,7 @@ describe('createStorage', () => {
   const s3Env = () => ({
     storage: 's3' as const,
     dataDir: directory,
+    mediaMemoryCacheMb: 0,
     s3: {
       endpoint,
       region: 'us-east-1',

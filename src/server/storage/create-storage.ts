@@ -11,10 +11,15 @@ import type { Storage } from './storage.ts';
  * tests' fault injection between a local put's steps.
  */
 export async function createStorage(
-  env: Pick<Env, 'storage' | 'dataDir' | 's3'>,
+  env: Pick<Env, 'storage' | 'dataDir' | 's3' | 'mediaMemoryCacheMb'>,
   hooks: { crash?: CrashPoint } = {},
 ): Promise<Storage> {
-  if (env.storage === 'local') return createLocalStorage(path.join(env.dataDir, 'media'), hooks);
+  if (env.storage === 'local') {
+    return createLocalStorage(path.join(env.dataDir, 'media'), {
+      ...hooks,
+      memoryCacheBytes: env.mediaMemoryCacheMb * 1024 * 1024,
+    });
+  }
   const { bucket, accessKeyId, secretAccessKey, endpoint, region } = env.s3;
   // env.ts already refuses STORAGE=s3 without these; this keeps the types honest.
   if (!bucket || !accessKeyId || !secretAccessKey)

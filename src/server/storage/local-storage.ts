@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { CrashPoint } from './crash-point.ts';
+import { HotFiles, type LoadToken } from './hot-files.ts';
 import {
   assertBucket,
   assertLocation,
@@ -37,13 +38,24 @@ import {
  * no open, fstat or close, which were two thirds of a 64 KB Range request's file work. A
  * delete in this process closes the descriptor once its last reader is done; a file deleted
  * by another process can still be read for at most the cache's TTL.
+ *
+ * Files read again by small ranges (a player seeking) are kept whole in memory within
+ * `memoryCacheBytes` (MEDIA_MEMORY_CACHE_MB; hot-files.ts): a range is then a slice, with no
+ * trip through libuv's thread pool. Such bytes are used only while the file's stat is cached
+ * with the same ETag, so a file deleted by another process stops being served as before.
  */
 
 // The temporary name a put writes under; a crash leaves it behind (sweepUnfinished).
 const PART_FILE = /^\.[0-9a-f-]{36}\.part$/;
 const OWNER_DIR = /^[0-9a-f-]{36}$/;
 
-export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } = {}): Storage {
+/** Local storage, and how many bytes of hot files it holds in memory now (tests, diagnostics). */
+export type LocalStorage = Storage & { heldInMemory(): number };
+
+export function createLocalStorage(
+  root: string,
+  options: { crash?: CrashPoint; memoryCacheBytes?: number } = {},
+): LocalStorage {
   const ready = new Map<Bucket, Promise<unknown>>();
   const dirOf = (bucket: Bucket) => path.join(root, bucket);
   const ensureDir = (bucket: Bucket) => {
@@ -56,6 +68,7 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
     return p;
   };
   const files = new FileCache();
+  const hot = new HotFiles(options.memoryCacheBytes ?? 0);
   const fileOf = (bucket: string, key: string) => {
     assertLocation(bucket, key);
     return path.join(dirOf(bucket), key);
@@ -101,23 +114,40 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
     }
   }
 
+  /** Reads the whole file into memory for later small reads; a failure only means no copy. */
+  async function loadHot(file: string, key: string, object: StoredObject, token: LoadToken) {
+    let lease: Lease | undefined;
+    try {
+      lease = await acquire(file, key);
+      if (lease.object.etag !== object.etag) return hot.failed(file, token);
+      const bytes = await readFully(lease.fd, Buffer.allocUnsafe(object.size), 0);
+      hot.loaded(file, token, object.etag, bytes);
+    } catch {
+      hot.failed(file, token);
+    } finally {
+      lease?.release();
+    }
+  }
+
   return {
     kind: 'local',
+    heldInMemory: () => hot.bytes,
 
-    async put(bucket, key, source, options: PutOptions) {
+    async put(bucket, key, source, put: PutOptions) {
       const file = fileOf(bucket, key);
-      assertPutOptions(key, options);
+      assertPutOptions(key, put);
       await ensureDir(bucket);
       // An owned key (`<owner>/<timestamp>.<ext>`) lives in its owner's directory.
       if (key.includes('/')) await fsp.mkdir(path.dirname(file), { recursive: true });
       // Written in the bucket's directory and renamed, so a reader never sees half a file;
       // the dot name can never match a valid key.
       const temp = path.join(dirOf(bucket), `.${crypto.randomUUID()}.part`);
-      const limit = new ByteLimit(options.maxBytes);
+      const limit = new ByteLimit(put.maxBytes);
       files.delete(file);
+      hot.drop(file);
       try {
         await pipeline(source, limit, fs.createWriteStream(temp, { flags: 'wx' }));
-        hooks.crash?.('storage:part-written');
+        options.crash?.('storage:part-written');
         await fsp.rename(temp, file);
       } catch (error) {
         await fsp.rm(temp, { force: true });
@@ -145,19 +175,20 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
     async readSmall(bucket, key, range: ByteRange): Promise<Buffer> {
       const file = fileOf(bucket, key);
       assertRange(range);
+      const object = hot.enabled ? files.get(file)?.object : undefined;
+      const held = object && hot.get(file, object.etag);
+      if (held) {
+        if (range.start >= held.length) throw unsatisfiable(held.length);
+        return held.subarray(range.start, Math.min(range.end, held.length - 1) + 1);
+      }
       const lease = await acquire(file, key);
       try {
         const { size } = lease.object;
         if (range.start >= size) throw unsatisfiable(size);
         const length = Math.min(range.end, size - 1) - range.start + 1;
-        const buffer = Buffer.allocUnsafe(length);
-        let done = 0;
-        while (done < length) {
-          const bytes = await pread(lease.fd, buffer, done, length - done, range.start + done);
-          // The file is immutable; fewer bytes than its size promised means it was cut short.
-          if (bytes === 0) throw new Error('file ended before its recorded size');
-          done += bytes;
-        }
+        const buffer = await readFully(lease.fd, Buffer.allocUnsafe(length), range.start);
+        const token = hot.wanted(file, size);
+        if (token) void loadHot(file, key, lease.object, token);
         return buffer;
       } finally {
         lease.release();
@@ -167,6 +198,7 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
     async delete(bucket, key) {
       const file = fileOf(bucket, key);
       files.delete(file);
+      hot.drop(file);
       await fsp.rm(file, { force: true });
     },
 
@@ -205,6 +237,7 @@ export function createLocalStorage(root: string, hooks: { crash?: CrashPoint } =
 
     async close() {
       files.clear();
+      hot.clear();
     },
   };
 }
@@ -266,6 +299,18 @@ const CHUNK = 1024 * 1024;
 
 const open = (file: string) => promisify(fs.open)(file, 'r');
 const fstat = promisify(fs.fstat);
+/** Fills `buffer` from `position` on by positioned reads. */
+async function readFully(fd: number, buffer: Buffer, position: number): Promise<Buffer> {
+  let done = 0;
+  while (done < buffer.length) {
+    const bytes = await pread(fd, buffer, done, buffer.length - done, position + done);
+    // The file is immutable; fewer bytes than its size promised means it was cut short.
+    if (bytes === 0) throw new Error('file ended before its recorded size');
+    done += bytes;
+  }
+  return buffer;
+}
+
 const pread = (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
   new Promise<number>((resolve, reject) =>
     fs.read(fd, buffer, offset, length, position, (error, bytes) =>

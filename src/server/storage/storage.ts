@@ -73,7 +73,8 @@ export interface Storage {
   read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
   /**
    * A small range's bytes in one buffer, for a store that can read them without a stream
-   * (local disk: one positioned read); same errors as `read`. Absent elsewhere.
+   * (local disk: one positioned read, or a slice of the file held in memory); same errors as
+   * `read`. Absent elsewhere. The buffer may be shared with other reads: never modify it.
    */
   readSmall?(bucket: Bucket, key: string, range: ByteRange): Promise<Buffer>;
   /**

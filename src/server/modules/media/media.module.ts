@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { Db } from '../../db/client.ts';
 import { registerMediaJob, type MediaJobKind, type MediaJobPort } from '../../media/media-job.ts';
+import type { RequestLane } from '../../http/request-lane.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
+import { mediaLane } from './media.lane.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { createMediaService, type MediaOffload, type MediaService } from './media.service.ts';
 import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
@@ -17,6 +19,11 @@ import { createMediaReferencesRepository } from './media-references.repository.t
  */
 export type MediaModule = FeatureModule & {
   publicUrl: MediaService['publicUrl'];
+  /**
+   * The route's answer to plain seeks under signed URLs, for app.ts to put in front of Fastify
+   * (media.lane.ts); undefined unless Node sends the bytes from a store with small reads.
+   */
+  lane: RequestLane | undefined;
   /** Makes storage and rows agree after crashes; the host starts it (host.ts). */
   reconciler: MediaReconciler;
   /** Where an upload's audio waits while it is checked; the reconciler sweeps what crashes leave. */
@@ -68,6 +75,7 @@ export function createMediaModule(
   });
   return {
     name: 'media',
+    lane: settings.offload === 'none' ? mediaLane({ storage: ctx.storage, media }) : undefined,
     plugin: mediaRoutes({ storage: ctx.storage, media, offload: settings.offload }),
     publicUrl: media.publicUrl,
     tempDir: settings.tempDir,

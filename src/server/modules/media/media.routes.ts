@@ -1,4 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,14 +9,11 @@ import {
   notModifiedSince,
 } from '../../http/byte-ranges.ts';
 import { bodyLengthHeaders, sendFileBody } from '../../http/send-file-body.ts';
-import { contentTypeOfKey, type Bucket, type Storage } from '../../storage/storage.ts';
+import type { Bucket, Storage } from '../../storage/storage.ts';
+import { fileHeaders, isSmallRange } from './media-headers.ts';
 import type { MediaOffload, MediaService } from './media.service.ts';
 
-// An SVG opened directly must not run script or load anything; inline styles are harmless.
-const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const PLACEHOLDER = '/placeholder.svg';
-// Ranges up to this size are read into one buffer and sent with the headers.
-const SMALL_RANGE = 256 * 1024;
 
 const params = z.object({ bucket: z.string(), key: z.string() });
 // An owned key (`<owner>/<timestamp>.<ext>`, storage.ts ownedKey) spans two path segments.
@@ -94,19 +90,7 @@ export const mediaRoutes =
       const object = await storage.stat(bucket, key);
       if (!object) return absent(bucket, reply);
 
-      const contentType = contentTypeOfKey(key);
-      const lastModified = object.lastModified.toUTCString();
-      const headers: OutgoingHttpHeaders = {
-        'content-type': contentType,
-        etag: object.etag,
-        'last-modified': lastModified,
-        'cache-control': media.cacheControl(access),
-        'accept-ranges': 'bytes',
-        'x-content-type-options': 'nosniff',
-        // Media may be embedded by other origins (helmet defaults this to same-origin).
-        'cross-origin-resource-policy': 'cross-origin',
-      };
-      if (contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
+      const headers = fileHeaders(key, object, media.cacheControl(access));
 
       const header = (name: string) => {
         const value = request.headers[name];
@@ -121,7 +105,7 @@ export const mediaRoutes =
         return reply
           .code(304)
           .header('etag', object.etag)
-          .header('last-modified', lastModified)
+          .header('last-modified', headers['last-modified'])
           .header('cache-control', headers['cache-control'])
           .send();
       }
@@ -153,8 +137,8 @@ export const mediaRoutes =
 
       const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
       const status = bodyLengthHeaders(headers, part, object.size);
-      // A seek's range in one buffer: no stream to set up, pipe and tear down per request.
-      if (method === 'GET' && part && storage.readSmall && part.end - part.start < SMALL_RANGE) {
+      // A seek's range in one buffer (a plain one usually comes by the media lane instead).
+      if (method === 'GET' && part && storage.readSmall && isSmallRange(part)) {
         const bytes = await storage.readSmall(bucket, key, part);
         reply.hijack();
         return void reply.raw.writeHead(status, headers).end(bytes);
