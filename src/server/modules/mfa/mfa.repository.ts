@@ -88,7 +88,9 @@ export function createMfaRepository(db: Db) {
       friendlyName: string | null;
       secretEncrypted: string | null;
       now: Date;
-    }): Promise<FactorRow | null> {
+      /** A passkey's registration challenge, stored with the factor (both or neither). */
+      challenge?: { challenge: string; expiresAt: Date };
+    }): Promise<{ factor: FactorRow; challenge: ChallengeRow | null } | null> {
       return db.transaction(async (tx) => {
         if (input.friendlyName !== null) {
           await tx
@@ -113,7 +115,18 @@ export function createMfaRepository(db: Db) {
           })
           .onConflictDoNothing()
           .returning();
-        return row ?? null;
+        if (!row) return null;
+        if (!input.challenge) return { factor: row, challenge: null };
+        const [challenge] = await tx
+          .insert(mfaChallenges)
+          .values({
+            factorId: row.id,
+            challenge: input.challenge.challenge,
+            createdAt: input.now,
+            expiresAt: input.challenge.expiresAt,
+          })
+          .returning();
+        return { factor: row, challenge: challenge! };
       });
     },
 

@@ -115,6 +115,18 @@ export function createMfaService({
     }
   }
 
+  /** A new passkey's registration options: reads only, so it may run before any write. */
+  async function registrationCeremony(userId: string): Promise<WebauthnCeremony> {
+    const account = await repo.account(userId);
+    if (!account) throw notFound();
+    const options = await registrationOptions(
+      rp,
+      { id: userId, ...account },
+      await repo.passkeysOf(userId),
+    );
+    return { kind: 'registration', options: options as unknown as Record<string, unknown> };
+  }
+
   async function openChallenge(factor: FactorRow, userId: string): Promise<Challenge> {
     const now = clock.now();
     let ceremony: WebauthnCeremony | undefined;
@@ -129,14 +141,7 @@ export function createMfaService({
           options: options as unknown as Record<string, unknown>,
         };
       } else {
-        const account = await repo.account(userId);
-        if (!account) throw notFound();
-        const options = await registrationOptions(
-          rp,
-          { id: userId, ...account },
-          await repo.passkeysOf(userId),
-        );
-        ceremony = { kind: 'registration', options: options as unknown as Record<string, unknown> };
+        ceremony = await registrationCeremony(userId);
       }
     }
     const row = await repo.createChallenge({
@@ -234,8 +239,9 @@ export function createMfaService({
       if (!account) throw new AppError(ErrorCode.unauthenticated, 'Authentication required');
 
       const id = crypto.randomUUID();
-      // Everything that can throw (the URI encodes the issuer) runs before the row is written,
-      // so a refusal never leaves an unverified factor behind.
+      // Everything that can throw (the URI encodes the issuer; a passkey's registration
+      // options) runs before the rows are written, so a refusal never leaves an unverified
+      // factor behind; a passkey's factor and challenge are written together.
       const secret = input.factor_type === 'totp' ? newTotpSecret() : null;
       const totp = secret
         ? {
@@ -244,19 +250,38 @@ export function createMfaService({
           }
         : null;
       const secretEncrypted = secret ? secrets().encrypt(secret, id) : null;
-      const row = await repo.createFactor({
+      const ceremony =
+        input.factor_type === 'webauthn' ? await registrationCeremony(principal.userId) : null;
+      const now = clock.now();
+      const created = await repo.createFactor({
         id,
         userId: principal.userId,
         type: input.factor_type,
         friendlyName: input.friendly_name ?? null,
         secretEncrypted,
-        now: clock.now(),
+        now,
+        ...(ceremony && {
+          challenge: {
+            challenge: String(ceremony.options.challenge),
+            expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
+          },
+        }),
       });
-      if (!row) throw new AppError(ErrorCode.conflict, 'A factor with this name already exists');
+      if (!created)
+        throw new AppError(ErrorCode.conflict, 'A factor with this name already exists');
 
+      const { factor: row, challenge } = created;
       const base = { id: row.id, type: row.type, friendly_name: row.friendlyName };
-      if (totp) return { ...base, totp };
-      return { ...base, webauthn: await openChallenge(row, principal.userId) };
+      if (totp || !ceremony || !challenge) return { ...base, ...(totp && { totp }) };
+      return {
+        ...base,
+        webauthn: {
+          id: challenge.id,
+          factor_id: row.id,
+          expires_at: seconds(challenge.expiresAt),
+          webauthn: ceremony,
+        },
+      };
     },
 
     async challenge(principal: Principal, factorId: string): Promise<Challenge> {
