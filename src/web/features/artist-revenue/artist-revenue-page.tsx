@@ -14,6 +14,7 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { Card } from '@/web/components/ui/card.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { TableHead } from '@/web/components/ui/table.tsx';
 import {
   formatCents,
   formatCount,
@@ -118,27 +119,15 @@ function MonthsTable({ months }: { months: RevenueMonth[] }) {
         <caption className="sr-only">Revenue by month, newest first, in US dollars</caption>
         <thead className="text-left text-muted-foreground">
           <tr className="border-b">
-            <th scope="col" className="px-3 py-2 font-medium">
-              Month
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Premium
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Ad
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Tip
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Total
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Streams
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
+            <TableHead>Month</TableHead>
+            <TableHead className={money}>Premium</TableHead>
+            <TableHead className={money}>Ad</TableHead>
+            <TableHead className={money}>Tip</TableHead>
+            <TableHead className={money}>Total</TableHead>
+            <TableHead className={money}>Streams</TableHead>
+            <TableHead>
               <span className="sr-only">Statement</span>
-            </th>
+            </TableHead>
           </tr>
         </thead>
         <tbody>
@@ -205,24 +194,12 @@ function WithdrawalsTable({ items }: { items: WithdrawalDto[] }) {
         <caption className="sr-only">Withdrawal requests, newest first</caption>
         <thead className="text-left text-muted-foreground">
           <tr className="border-b">
-            <th scope="col" className="px-3 py-2 font-medium">
-              Requested
-            </th>
-            <th scope="col" className={cn(money, 'font-medium')}>
-              Amount
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Method
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Processed
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Notes
-            </th>
+            <TableHead>Requested</TableHead>
+            <TableHead className={money}>Amount</TableHead>
+            <TableHead>Method</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead>Processed</TableHead>
+            <TableHead>Notes</TableHead>
           </tr>
         </thead>
         <tbody>

@@ -33,6 +33,7 @@ import {
 } from '@/web/components/ui/dialog.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { Textarea } from '@/web/components/ui/textarea.tsx';
+import { TableHead } from '@/web/components/ui/table.tsx';
 import { DateTime, RequestsBody, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
 import { useAllWithdrawals, useDecideWithdrawal, type Decision } from './use-withdrawals.ts';
 
@@ -147,30 +148,16 @@ export default function AdminWithdrawalsPage() {
                   <caption className="sr-only">Withdrawal requests, newest first</caption>
                   <thead className="text-left text-muted-foreground">
                     <tr>
-                      <th scope="col" className="px-6 py-2 font-medium">
-                        Artist
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Amount
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Method
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Details
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Status
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Requested
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Processed
-                      </th>
-                      <th scope="col" className="px-6 py-2 font-medium">
+                      <TableHead className="px-6">Artist</TableHead>
+                      <TableHead>Amount</TableHead>
+                      <TableHead>Method</TableHead>
+                      <TableHead>Details</TableHead>
+                      <TableHead>Status</TableHead>
+                      <TableHead>Requested</TableHead>
+                      <TableHead>Processed</TableHead>
+                      <TableHead className="px-6">
                         <span className="sr-only">Actions</span>
-                      </th>
+                      </TableHead>
                     </tr>
                   </thead>
                   <tbody className="divide-y">

@@ -29,6 +29,7 @@ import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { TableHead } from '@/web/components/ui/table.tsx';
 import { DateTime, RequestsBody, WithdrawalStatusBadge } from './withdrawal-parts.tsx';
 import { useArtistBalance, useMyWithdrawals, useRequestWithdrawal } from './use-withdrawals.ts';
 import { StripeConnect } from '@/web/features/payouts/index.ts';
@@ -322,21 +323,11 @@ export default function WithdrawalSettingsPage() {
                   <caption className="sr-only">Your withdrawal requests, newest first</caption>
                   <thead className="text-left text-muted-foreground">
                     <tr>
-                      <th scope="col" className="px-6 py-2 font-medium">
-                        Requested
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Amount
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Method
-                      </th>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Status
-                      </th>
-                      <th scope="col" className="px-6 py-2 font-medium">
-                        Notes
-                      </th>
+                      <TableHead className="px-6">Requested</TableHead>
+                      <TableHead>Amount</TableHead>
+                      <TableHead>Method</TableHead>
+                      <TableHead>Status</TableHead>
+                      <TableHead className="px-6">Notes</TableHead>
                     </tr>
                   </thead>
                   <tbody className="divide-y">
