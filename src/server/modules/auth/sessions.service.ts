@@ -127,7 +127,7 @@ export function createSessionsService(deps: {
         );
       }
       if (result.outcome !== 'rotated' && result.outcome !== 'reissued') throw expired();
-      cache.forgetUser(result.session.userId);
+      // Nothing to forget: a refresh only moves expires_at, and no held row outlives its own.
       return credentials(result.session, next);
     },
 
