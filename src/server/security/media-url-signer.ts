@@ -37,7 +37,7 @@ const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The key media URLs are signed with, derived from SECRET_KEY for this purpose only (never
- * SECRET_KEY itself); nginx's check gets it (`npm run nginx-media-key`).
+ * SECRET_KEY itself); it never leaves Canto (nginx checks `n`, see mediaUrlProxySecret).
  */
 export function mediaUrlKey(secretKey: string): Buffer {
   return Buffer.from(crypto.hkdfSync('sha256', secretKey, 'canto', 'canto:media-url', 32));

@@ -272,14 +272,15 @@ export function createMfaService({
 
       const { factor: row, challenge } = created;
       const base = { id: row.id, type: row.type, friendly_name: row.friendlyName };
-      if (totp || !ceremony || !challenge) return { ...base, ...(totp && { totp }) };
+      if (totp) return { ...base, totp };
+      // A passkey: its challenge was written with the factor.
       return {
         ...base,
         webauthn: {
-          id: challenge.id,
+          id: challenge!.id,
           factor_id: row.id,
-          expires_at: seconds(challenge.expiresAt),
-          webauthn: ceremony,
+          expires_at: seconds(challenge!.expiresAt),
+          webauthn: ceremony!,
         },
       };
     },
