@@ -97,6 +97,14 @@ const schema = z
     // Where the Stripe API is: tests point it at a local fake (tests/helpers/fake-stripe.ts).
     STRIPE_API_URL: url(['http:', 'https:']).default('https://api.stripe.com'),
     CATALOGUE_URL: url(['http:', 'https:']).default('https://itunes.apple.com'),
+    AI_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    OPENAI_BASE_URL: url(['http:', 'https:']).default('https://api.openai.com/v1'),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+    OPENAI_REALTIME_MODEL: z.string().min(1).default('gpt-4o-realtime-preview'),
+    AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    AI_GENERATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
     FFMPEG_PATH: z.string().min(1).optional(),
     MEDIA_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     MEDIA_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(128),
@@ -206,6 +214,23 @@ export type Env = {
   /** PAYMENTS=stripe needs all three (checked at start); apiUrl is Stripe's unless a test says. */
   stripe: { secretKey?: string; webhookSecret?: string; priceId?: string; apiUrl: string };
   catalogueUrl: string;
+  /**
+   * The AI provider (AI_PROVIDER): `local` works offline; `openai` is any OpenAI-compatible
+   * server at OPENAI_BASE_URL (OpenAI, Ollama, vLLM), whose key stays on the server.
+   * timeoutMs bounds one provider call; generationsPerHour is each user's budget.
+   */
+  ai: {
+    provider: 'local' | 'openai';
+    openai: {
+      baseUrl: string;
+      apiKey: string | undefined;
+      chatModel: string;
+      imageModel: string;
+      realtimeModel: string;
+    };
+    timeoutMs: number;
+    generationsPerHour: number;
+  };
   /** The ffmpeg binary that measures uploads by decoding them; unset: the npm package's. */
   ffmpegPath: string | undefined;
   /**
@@ -330,6 +355,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       apiUrl: v.STRIPE_API_URL.replace(/\/$/, ''),
     },
     catalogueUrl: v.CATALOGUE_URL.replace(/\/$/, ''),
+    ai: {
+      provider: v.AI_PROVIDER,
+      openai: {
+        baseUrl: v.OPENAI_BASE_URL.replace(/\/$/, ''),
+        apiKey: v.OPENAI_API_KEY,
+        chatModel: v.OPENAI_CHAT_MODEL,
+        imageModel: v.OPENAI_IMAGE_MODEL,
+        realtimeModel: v.OPENAI_REALTIME_MODEL,
+      },
+      timeoutMs: v.AI_TIMEOUT_MS,
+      generationsPerHour: v.AI_GENERATIONS_PER_HOUR,
+    },
     ffmpegPath: v.FFMPEG_PATH,
     mediaWorkers: v.MEDIA_WORKERS ?? defaultMediaWorkers(os.availableParallelism()),
     mediaMemoryCacheMb: v.MEDIA_MEMORY_CACHE_MB,
