@@ -44,6 +44,7 @@ import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
 import { createTipsModule } from './modules/tips/tips.module.ts';
+import { createAiModule } from './modules/ai/ai.module.ts';
 import { createRateLimiter } from './security/rate-limit.ts';
 import { createRateLimitsRepository } from './security/rate-limits.repository.ts';
 import { resolveSecretKey } from './security/secrets.ts';
@@ -253,6 +254,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }),
     revenue,
     createTipsModule(ctx, { premium, roles, revenue }),
+    createAiModule(ctx, {
+      settings: {
+        provider: env.ai.provider,
+        openai: env.ai.openai,
+        timeoutMs: env.ai.timeoutMs,
+        generationsPerHour: env.ai.generationsPerHour,
+      },
+    }),
   ];
   for (const module of modules) await app.register(module.plugin);
   // Plain seeks under signed URLs are answered before Fastify's hooks and routing (ADR 0010).

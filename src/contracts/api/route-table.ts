@@ -1,5 +1,6 @@
 import { adminApi } from './admin.api.ts';
 import { adsApi } from './ads.api.ts';
+import { aiApi } from './ai.api.ts';
 import { artistAnalyticsApi } from './artist-analytics.api.ts';
 import { authApi } from './auth.api.ts';
 import type { RouteDefinition } from './define-route.ts';
@@ -46,6 +47,7 @@ export const routeTable = {
   payouts: payoutsApi,
   withdrawals: withdrawalsApi,
   artistAnalytics: artistAnalyticsApi,
+  ai: aiApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -70,6 +70,9 @@ export const tableOwners: Record<string, string | null> = {
   withdrawal_idempotency_keys: 'withdrawals',
   tips: 'tips',
 
+  // The AI Music Creator's history (ai.schema.ts).
+  ai_generations: 'ai',
+
   jobs: 'jobs',
 };
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { VERIFY_ATTEMPTS } from '../../core/auth/aal.ts';
 import { AppError, ErrorCode } from '../../core/errors.ts';
+import { aiMessages } from '../../core/validation/ai.rules.ts';
 import type { RateLimitsRepository } from './rate-limits.repository.ts';
 
 export type RateRule = {
@@ -29,6 +30,14 @@ export const rateRules = {
   // (docs/decisions/0023); more is a script.
   adShowingPerUser: { name: 'ad-showing:user', limit: 10, windowMs: MINUTE },
   adImpressionPerUser: { name: 'ad-impression:user', limit: 20, windowMs: MINUTE },
+  // Each generation costs a provider call (or seconds of CPU); the limit is AI_GENERATIONS_PER_HOUR
+  // (the ai module sets it), this is its default.
+  aiGeneratePerUser: {
+    name: 'ai-generate:user',
+    limit: 30,
+    windowMs: 60 * MINUTE,
+    message: aiMessages.rateLimited,
+  },
   // Counted before the check, so parallel guesses cannot slip past the limit; a success
   // clears it.
   mfaVerifyPerFactor: {

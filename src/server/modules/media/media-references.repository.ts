@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import {
   adRenditions,
   ads,
+  aiGenerations,
   playlists,
   podcastEpisodeRenditions,
   podcastEpisodes,
@@ -167,6 +168,16 @@ const COLUMNS: MediaColumn[] = [
     url: adRenditions.fileUrl,
     key: adRenditions.fileKey,
     bucket: 'music',
+    whenMissing: 'delete-row',
+  },
+  // The AI Music Creator's covers (docs/decisions/0031): a cover generation is its image.
+  {
+    name: 'ai_generations.image_url',
+    table: aiGenerations,
+    id: aiGenerations.id,
+    url: aiGenerations.imageUrl,
+    key: aiGenerations.imageKey,
+    bucket: 'cover-art',
     whenMissing: 'delete-row',
   },
 ];
