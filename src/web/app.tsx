@@ -78,6 +78,7 @@ const NotificationsPage = lazyScreen(
 const PremiumPage = lazyScreen(() => import('./features/premium/premium-page.tsx'));
 const CheckoutPage = lazyScreen(() => import('./features/premium/checkout-page.tsx'));
 const TipCheckoutPage = lazyScreen(() => import('./features/tips/tip-checkout-page.tsx'));
+const AiMusicPage = lazyScreen(() => import('./features/ai-music/ai-music-page.tsx'));
 const ManageSubscriptionPage = lazyScreen(
   () => import('./features/premium/manage-subscription-page.tsx'),
 );
@@ -150,7 +151,7 @@ const routes: RouteObject[] = [
       screen('profile/:userId', screens.userProfile, ProfilePage),
       screen('following', screens.following, FollowingPage),
       screen('notifications', screens.notifications, NotificationsPage),
-      screen('ai-music', screens.aiMusic),
+      screen('ai-music', screens.aiMusic, AiMusicPage),
       screen('settings/security', screens.security, SecurityPage),
       {
         element: <RequireRole role="artist" />,

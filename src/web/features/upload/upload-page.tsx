@@ -1,7 +1,7 @@
 // Spec §2 Song upload: title, genre, audio file, optional cover art, back to home. One
 // multipart request with a progress bar (docs/decisions/0006); the server re-checks everything.
-import { useId, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ArrowLeft } from 'lucide-react';
@@ -22,6 +22,7 @@ import { AudioField, CoverField } from '@/web/components/upload/file-field.tsx';
 import { UploadButtons, UploadProgressBar } from '@/web/components/upload/form-submit.tsx';
 import { isUploadStopped, useUpload } from '@/web/components/upload/use-upload.ts';
 import { firstUploadProblem } from './song-upload-check.ts';
+import { coverFromState } from './upload-cover.ts';
 
 // Spec §8: every failure of a song upload, client check or server answer, has this title.
 const FAILED = 'Upload Failed';
@@ -35,6 +36,19 @@ export default function UploadPage() {
   const [genre, setGenre] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [cover, setCover] = useState<File | null>(null);
+  const { state } = useLocation();
+
+  // A cover handed over by another screen (uploadWithCover) is chosen as if picked.
+  useEffect(() => {
+    const controller = new AbortController();
+    coverFromState(state, controller.signal).then(
+      (file) => file && setCover(file),
+      (err: unknown) => {
+        if (!controller.signal.aborted) toast.error(FAILED, { description: errorMessage(err) });
+      },
+    );
+    return () => controller.abort();
+  }, [state]);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
