@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { ARTIST_STATE, expect, expectToast, requireArtistSession, test } from './support.ts';
 import { sineWav } from './media.ts';
+import { seriousAxeViolations } from './axe.ts';
 
+test.describe.configure({ mode: 'serial' });
 test.use({ storageState: ARTIST_STATE });
 test.beforeAll(() => requireArtistSession());
 
@@ -124,4 +126,23 @@ test('lyrics and a cover from prompts; the cover downloads and becomes an upload
   let difference = 0;
   for (let i = 0; i < a.length; i++) difference += Math.abs(a[i]! - b[i]!);
   expect(difference / a.length).toBeLessThan(8);
+});
+
+test('the AI Music Creator passes axe with lyrics, a cover and the history on screen', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ storageState: ARTIST_STATE });
+  const page = await context.newPage();
+  await page.goto('/ai-music');
+  const history = page.getByRole('region', { name: 'Your recent generations' });
+  await expect(history.getByRole('button').first()).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  // The newest is the cover: shown in its tab.
+  await history.getByRole('button').first().click();
+  await expect(page.getByRole('img', { name: /^Generated cover art: / })).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await history.getByRole('button').last().click();
+  await expect(page.getByLabel('Generated lyrics')).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await context.close();
 });

@@ -83,7 +83,10 @@ function PromptForm({
 
 function LyricsResult({ generation }: { generation: GenerationDto }) {
   return (
+    // A region people can tab to: long lyrics scroll inside it.
     <pre
+      role="region"
+      tabIndex={0}
       aria-label="Generated lyrics"
       className="max-h-[32rem] overflow-auto rounded-lg border bg-card/60 p-4 font-sans text-sm leading-relaxed whitespace-pre-wrap"
     >
