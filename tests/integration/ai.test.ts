@@ -20,7 +20,11 @@ type Generation = {
 };
 
 describe.each(dbKinds)('AI generation with the local provider on %s', (kind) => {
-  const ctx = useTestApp(kind, { AI_GENERATIONS_PER_HOUR: '4' });
+  const ctx = useTestApp(kind, {
+    AI_GENERATIONS_PER_HOUR: '4',
+    // The reconciler test below: any file no row names is an orphan at once.
+    MEDIA_SWEEP_AGE_SECONDS: '0',
+  });
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
@@ -175,5 +179,23 @@ describe.each(dbKinds)('AI generation with the local provider on %s', (kind) => 
     const token = await signIn(ctx.app, carolEmail, 'secret-pass');
     const later = { ...carol, headers: { authorization: `Bearer ${token}` } };
     expect((await generate(later, { prompt: 'next hour', type: 'lyrics' })).statusCode).toBe(201);
+  });
+
+  // Last: the clock is an hour on by now, so every stored file is old enough to be swept.
+  it('has its covers kept by the media reconciler while their row lives, and swept after', async () => {
+    const [cover] = await rows<{ id: string; image_url: string }>(
+      ctx,
+      sql`select id, image_url from ai_generations where user_id = ${alice.userId} and kind = 'cover-art'`,
+    );
+    const key = cover!.image_url.replace('/media/cover-art/', '');
+    const served = () => ctx.app.inject({ method: 'GET', url: cover!.image_url });
+    expect((await ctx.reconciler.runOnce()).orphans).toBe(0);
+    expect((await served()).statusCode).toBe(200);
+    expect(await ctx.storage.exists('cover-art', key)).toBe(true);
+    await ctx.db.database.db.execute(sql`delete from ai_generations where id = ${cover!.id}`);
+    expect((await ctx.reconciler.runOnce()).orphans).toBe(1);
+    expect(await ctx.storage.exists('cover-art', key)).toBe(false);
+    // A cover that is gone gets the placeholder, not its bytes.
+    expect((await served()).statusCode).not.toBe(200);
   });
 });
