@@ -26,7 +26,7 @@ export const generateBody = z.object({
 });
 export type GenerateBody = z.infer<typeof generateBody>;
 
-/** One generation: `text` for lyrics, `imageUrl` (a /media URL, PNG) for cover art. */
+/** One generation: `text` for lyrics, `imageUrl` (a /media URL, PNG or WebP) for cover art. */
 export const generationDto = z.object({
   id: z.uuid(),
   type: z.enum(AI_KINDS),

@@ -10,6 +10,8 @@ export type FakeBehaviour =
   | 'ok'
   /** Images: answer with a URL on this server instead of b64_json. */
   | 'ok-url'
+  /** Images: a 1024² picture of noise, as big as a photo's PNG gets. */
+  | 'ok-noisy'
   /** Headers never come: the caller's timeout must end the wait. */
   | 'hang'
   /** Headers come, the body never ends. */
@@ -45,6 +47,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const image = await sharp({
     create: { width: 256, height: 256, channels: 3, background: { r: 20, g: 120, b: 200 } },
   })
+    .png()
+    .toBuffer();
+  const noise = Buffer.alloc(1024 * 1024 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2_654_435_761) >>> 24;
+  const noisy = await sharp(noise, { raw: { width: 1024, height: 1024, channels: 3 } })
     .png()
     .toBuffer();
   const hanging = new Set<http.ServerResponse>();
@@ -135,6 +142,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
             created: 1,
             data: [{ b64_json: Buffer.from('this is not a picture').toString('base64') }],
           });
+        if (fake.images === 'ok-noisy')
+          return json(res, 200, { created: 1, data: [{ b64_json: noisy.toString('base64') }] });
         if (fake.images === 'ok-url')
           return json(res, 200, { created: 1, data: [{ url: `${fake.url}/files/image.png` }] });
         return json(res, 200, { created: 1, data: [{ b64_json: image.toString('base64') }] });

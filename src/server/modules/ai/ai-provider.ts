@@ -9,8 +9,11 @@ export interface AiProvider {
   readonly kind: 'local' | 'openai';
   /** Lyrics as plain text: a title, then sections under [Verse 1], [Chorus]… */
   lyrics(request: AiRequest): Promise<{ text: string }>;
-  /** Cover art as PNG bytes, COVER_SIZE pixels square. */
-  coverArt(request: AiRequest): Promise<{ png: Buffer }>;
+  /**
+   * Cover art, COVER_SIZE pixels square: a PNG, or a WebP where a PNG of the picture would be
+   * too big for the upload's 5 MB (a photo-like picture from a server).
+   */
+  coverArt(request: AiRequest): Promise<{ bytes: Buffer; format: 'png' | 'webp' }>;
 }
 
 /** Why a provider gave no result; logged, never shown (people read 'Generation failed'). */

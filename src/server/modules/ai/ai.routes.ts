@@ -13,7 +13,7 @@ export const aiRoutes =
       schema: {
         tags: ['ai'],
         summary:
-          'Generate lyrics (text) or cover art (imageUrl, a 1400 px PNG) from a prompt; 502 ai_generation_failed when the provider fails',
+          'Generate lyrics (text) or cover art (imageUrl, a 1400 px PNG, or WebP for a photo-like picture) from a prompt; 502 ai_generation_failed when the provider fails',
       },
       handler: async (request, reply) => {
         const generation = await ai.generate(requirePrincipal(request).userId, request.body);

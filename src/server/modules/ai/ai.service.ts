@@ -58,9 +58,9 @@ export function createAiService(deps: {
     }
   }
 
-  async function coverKey(userId: string): Promise<string> {
+  async function coverKey(userId: string, format: 'png' | 'webp'): Promise<string> {
     for (let at = deps.clock.now().getTime(); ; at++) {
-      const key = ownedKey(userId, at, 'png');
+      const key = ownedKey(userId, at, format);
       if (!(await storage.exists(COVER_BUCKET, key))) return key;
     }
   }
@@ -87,10 +87,10 @@ export function createAiService(deps: {
         const row = await generations.insert({ ...base, text, now: deps.clock.now() });
         return toGenerationDto(row);
       }
-      const { png } = await ask('cover-art', () => provider.coverArt(request));
-      const key = await coverKey(userId);
-      await storage.put(COVER_BUCKET, key, Readable.from([png]), {
-        contentType: MEDIA_TYPES.png,
+      const { bytes, format } = await ask('cover-art', () => provider.coverArt(request));
+      const key = await coverKey(userId, format);
+      await storage.put(COVER_BUCKET, key, Readable.from([bytes]), {
+        contentType: MEDIA_TYPES[format],
         maxBytes: COVER_MAX_BYTES,
       });
       try {

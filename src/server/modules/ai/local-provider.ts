@@ -11,7 +11,7 @@ export function createLocalProvider(): AiProvider {
       return { text: generateLyrics(await loadLexicon(), prompt, seed).text };
     },
     async coverArt({ prompt, seed }) {
-      return { png: await renderCover(prompt, seed) };
+      return { bytes: await renderCover(prompt, seed), format: 'png' };
     },
   };
 }

@@ -10,6 +10,8 @@ import {
 
 /** An answer bigger than this is not one we asked for (a 1024² PNG in base64 is ~2–4 MB). */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** The upload takes covers up to 5 MB (spec §5): a picture whose PNG is bigger is a WebP. */
+const COVER_MAX_PNG_BYTES = 4.5 * 1024 * 1024;
 /** Lyrics longer than this are cut: the history shows them whole. */
 const MAX_LYRICS_CHARS = 20_000;
 
@@ -134,11 +136,18 @@ export function createOpenAiProvider(settings: AiProviderSettings): AiProvider {
       else throw fail('bad_answer', 'image generation without b64_json or url');
       try {
         // Decoded and re-encoded: whatever came back, Canto stores and serves a clean PNG.
-        const png = await sharp(bytes, { limitInputPixels: 64_000_000 })
-          .resize(COVER_SIZE, COVER_SIZE, { fit: 'cover' })
-          .png()
-          .toBuffer();
-        return { png };
+        const image = sharp(bytes, { limitInputPixels: 64_000_000 }).resize(
+          COVER_SIZE,
+          COVER_SIZE,
+          {
+            fit: 'cover',
+          },
+        );
+        const png = await image.clone().png().toBuffer();
+        if (png.length <= COVER_MAX_PNG_BYTES) return { bytes: png, format: 'png' };
+        // A photo-like picture: WebP keeps it a cover the upload accepts, in a fraction of the
+        // time a 256-colour PNG's quantisation takes.
+        return { bytes: await image.webp({ quality: 90 }).toBuffer(), format: 'webp' };
       } catch {
         throw fail('bad_answer', 'image generation answered bytes that are not an image');
       }

@@ -32,15 +32,15 @@ const TABS: Record<AiKind, { label: string; placeholder: string; icon: typeof Fi
   },
 };
 
-/** A download name from the prompt: 'neon-city-lights.png'. */
-const fileName = (prompt: string) =>
+/** A download name from the prompt and the image's type: 'neon-city-lights.png'. */
+const fileName = (prompt: string, url: string) =>
   `${
     prompt
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
       .slice(0, 40) || 'cover'
-  }.png`;
+  }.${url.slice(url.lastIndexOf('.') + 1)}`;
 
 function PromptForm({
   kind,
@@ -110,7 +110,7 @@ function CoverResult({ generation }: { generation: GenerationDto }) {
       />
       <div className="flex flex-wrap gap-2">
         <Button asChild variant="outline">
-          <a href={url} download={fileName(generation.prompt)}>
+          <a href={url} download={fileName(generation.prompt, url)}>
             <Download aria-hidden="true" />
             Download
           </a>
