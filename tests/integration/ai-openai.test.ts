@@ -133,6 +133,29 @@ describe.each(dbKinds)('AI generation with an OpenAI-compatible server on %s', (
   });
 });
 
+describe('AI generation with an OpenAI-compatible server that needs no key (Ollama, vLLM)', () => {
+  const ctx = useTestApp('pglite', {
+    AI_PROVIDER: 'openai',
+    OPENAI_BASE_URL: fake.url,
+    AI_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
+  it('sends no Authorization header', async () => {
+    fake.chat = 'ok';
+    fake.requests.length = 0;
+    const user = await makeUser(ctx);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/ai/generate',
+      headers: user.headers,
+      payload: { prompt: 'anything', type: 'lyrics' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const sent = fake.requests.find((r) => r.path === '/v1/chat/completions');
+    expect(sent).toBeDefined();
+    expect(sent!.authorization).toBeUndefined();
+  });
+});
+
 describe('AI generation when the OpenAI-compatible server is down', () => {
   const ctx = useTestApp('pglite', {
     AI_PROVIDER: 'openai',
