@@ -58,7 +58,11 @@ describe('the companion socket service', () => {
   it('closes 4401 for a password-only session of a user with a second factor, opening no engine', async () => {
     const { service, opened } = setup();
     const socket = new FakeSocket();
-    service.attach(socket, principal({ hasVerifiedFactor: true, aal: 'aal1' }));
+    service.attach(
+      socket,
+      principal({ hasVerifiedFactor: true, aal: 'aal1' }),
+      Date.now() + 60_000,
+    );
     await settle();
     expect(socket.closed?.code).toBe(4401);
     expect(opened()).toBe(0);
@@ -67,7 +71,7 @@ describe('the companion socket service', () => {
   it('holds frames sent before the checks finish and hands them over in order', async () => {
     const { service, handled } = setup();
     const socket = new FakeSocket();
-    service.attach(socket, principal());
+    service.attach(socket, principal(), Date.now() + 60_000);
     socket.frame({ type: 'response.create' });
     socket.frame({
       type: 'input_audio_buffer.append',
@@ -82,10 +86,20 @@ describe('the companion socket service', () => {
     ]);
   });
 
+  it('closes 4001 when the access token it was opened with expires', async () => {
+    const { service } = setup();
+    const socket = new FakeSocket();
+    service.attach(socket, principal(), Date.now() + 50);
+    await settle();
+    expect(socket.closed).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(socket.closed?.code).toBe(4001);
+  });
+
   it('closes 1008 for a binary frame', async () => {
     const { service } = setup();
     const socket = new FakeSocket();
-    service.attach(socket, principal());
+    service.attach(socket, principal(), Date.now() + 60_000);
     await settle();
     socket.emit('message', Buffer.from([1, 2]), true);
     expect(socket.closed?.code).toBe(1008);
@@ -102,7 +116,7 @@ describe('the companion socket service', () => {
       now: () => now,
     });
     const socket = new FakeSocket();
-    service.attach(socket, principal());
+    service.attach(socket, principal(), Date.now() + 60_000);
     await settle();
     for (let i = 0; i < 500; i++) {
       now += 20;

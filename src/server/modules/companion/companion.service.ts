@@ -92,8 +92,12 @@ export function createCompanionService(deps: {
   }
 
   return {
-    /** Takes a just-upgraded socket; `principal` is who the handshake's cookie named. */
-    attach(socket: CompanionSocket, principal: Principal | null) {
+    /**
+     * Takes a just-upgraded socket; `principal` is who the handshake's cookie named, and
+     * `expiresAt` (ms since the epoch) when its access token expires: the socket closes then
+     * (4001), so a signed-out or revoked session talks no longer than a token lives.
+     */
+    attach(socket: CompanionSocket, principal: Principal | null, expiresAt = 0) {
       let engine: CompanionEngine | null = null;
       let ended = false;
       const early: [Buffer, boolean][] = [];
@@ -118,8 +122,10 @@ export function createCompanionService(deps: {
         if (early.length >= MAX_EARLY_MESSAGES) return close(socket, POLICY, 'Too many messages');
         early.push([data, isBinary]);
       });
+      let expiry: NodeJS.Timeout | undefined;
       socket.on('close', () => {
         ended = true;
+        clearTimeout(expiry);
         engine?.close();
         if (!principal) return;
         const held = byUser.get(principal.userId)?.filter((s) => s !== socket) ?? [];
@@ -142,6 +148,12 @@ export function createCompanionService(deps: {
             'The AI companion is a premium feature',
           );
         if (ended) return;
+        const left = expiresAt - Date.now();
+        if (left <= 0) return close(socket, companionCloseCodes.sessionExpired, 'Session expired');
+        expiry = setTimeout(
+          () => close(socket, companionCloseCodes.sessionExpired, 'Session expired'),
+          Math.min(left, 2_147_483_647),
+        );
         const held = byUser.get(principal.userId) ?? [];
         held.push(socket);
         byUser.set(principal.userId, held);
