@@ -44,7 +44,6 @@ export const defaultCompanionLimits: CompanionLimits = {
 };
 
 const POLICY = 1008;
-const TOO_MANY_SOCKETS = 4008;
 const SOCKET_OPEN = 1;
 /** Messages held while the handshake's checks run (the client waits for session.created). */
 const MAX_EARLY_MESSAGES = 64;
@@ -158,7 +157,7 @@ export function createCompanionService(deps: {
         held.push(socket);
         byUser.set(principal.userId, held);
         while (held.length > limits.maxSocketsPerUser)
-          close(held.shift()!, TOO_MANY_SOCKETS, 'Opened elsewhere');
+          close(held.shift()!, companionCloseCodes.openedElsewhere, 'Opened elsewhere');
         engine = engines.open(
           {
             send: (event: CompanionServerEvent) => {
