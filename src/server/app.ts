@@ -20,6 +20,7 @@ import { createArtistApprovalModule } from './modules/artist-approval/artist-app
 import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
 import { createPayoutsModule } from './modules/payouts/payouts.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
+import { createCompanionModule } from './modules/companion/companion.module.ts';
 import {
   createMediaModule,
   mediaOrigins,
@@ -260,6 +261,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         openai: env.ai.openai,
         timeoutMs: env.ai.timeoutMs,
         generationsPerHour: env.ai.generationsPerHour,
+      },
+    }),
+    createCompanionModule(ctx, {
+      premium,
+      settings: {
+        provider: env.ai.provider,
+        openai: {
+          baseUrl: env.ai.openai.baseUrl,
+          apiKey: env.ai.openai.apiKey,
+          realtimeModel: env.ai.openai.realtimeModel,
+          timeoutMs: env.ai.timeoutMs,
+        },
+        publicUrl,
+        dev: env.dev,
       },
     }),
   ];
