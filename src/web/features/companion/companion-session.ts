@@ -9,13 +9,16 @@ import {
 } from '@/contracts/companion.contract.ts';
 import type { CompanionEvent } from '@/core/ai/companion-state.ts';
 
-/** The part of the browser's WebSocket the session uses. */
+/**
+ * The part of the browser's WebSocket the session uses. Its handlers take the DOM's event
+ * types (CloseEvent is no Node global), hence `any`; the session reads data, code and reason.
+ */
 export interface CompanionSocket {
   readonly readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onopen: ((event: any) => void) | null;
+  onmessage: ((event: any) => void) | null;
+  onerror: ((event: any) => void) | null;
+  onclose: ((event: any) => void) | null;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
@@ -89,7 +92,7 @@ export class CompanionSession {
       this.deps.dispatch({ type: 'opened' });
       this.deps.notices.connected();
     };
-    socket.onmessage = (message) => {
+    socket.onmessage = (message: { data: unknown }) => {
       if (this.socket !== socket) return;
       this.receive(message.data);
     };
@@ -97,7 +100,7 @@ export class CompanionSession {
       if (this.socket !== socket) return;
       this.failed();
     };
-    socket.onclose = ({ code, reason }) => {
+    socket.onclose = ({ code, reason }: { code: number; reason: string }) => {
       if (this.socket !== socket) return;
       if (code !== NORMAL_CLOSE) {
         this.deps.log?.(`The companion socket closed (${code} ${reason})`);

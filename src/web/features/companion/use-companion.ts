@@ -1,0 +1,93 @@
+// The companion panel's conversation, wired: the state machine, the socket to
+// GET /api/ai/companion (the session cookie authenticates it), the browser's audio, the tools
+// on the real player and API, and the spec's toasts (§8). Leaving the panel disconnects.
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { searchApi } from '@/contracts/api/search.api.ts';
+import { socialApi } from '@/contracts/api/social.api.ts';
+import { songsApi } from '@/contracts/api/songs.api.ts';
+import { companionReducer, initialCompanionState } from '@/core/ai/companion-state.ts';
+import { api, errorMessage } from '@/web/lib/api-client.ts';
+import { songToPlayable } from '@/web/player/playable.ts';
+import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
+import { createBrowserAudio } from './browser-audio.ts';
+import { CompanionSession } from './companion-session.ts';
+import { runCompanionTool, type CompanionToolDeps } from './companion-tools.ts';
+import { fetchRecommendations } from './fetch-recommendations.ts';
+
+// eslint-disable-next-line no-restricted-syntax -- the socket is an upgrade, outside the route table
+const COMPANION_SOCKET_PATH = '/api/ai/companion';
+
+const companionUrl = () =>
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${COMPANION_SOCKET_PATH}`;
+
+const catalogue: CompanionToolDeps['catalogue'] = {
+  song: (id) => api(songsApi.get, { params: { id } }),
+  search: async (q, limit) => (await api(searchApi.search, { query: { q, limit } })).songs,
+  recommendations: fetchRecommendations,
+  profile: (userId) => api(socialApi.profile, { params: { userId } }),
+  artistSongs: async (userId, limit) =>
+    (await api(socialApi.profileSongs, { params: { userId }, query: { limit } })).songs,
+};
+
+export function useCompanion() {
+  const [state, dispatch] = useReducer(companionReducer, initialCompanionState);
+  const nowPlaying = useNowPlaying();
+  const controls = usePlayerControls();
+  // Tools run after renders: they read the player as it is when they run.
+  const player = useRef({ nowPlaying, controls });
+  useLayoutEffect(() => {
+    player.current = { nowPlaying, controls };
+  });
+
+  const [session] = useState(
+    () =>
+      new CompanionSession({
+        openSocket: () => new WebSocket(companionUrl()),
+        createAudio: createBrowserAudio,
+        runTool: (name, args) =>
+          runCompanionTool(name, args, {
+            catalogue,
+            describeError: (e) => errorMessage(e),
+            player: {
+              nowPlaying: () => player.current.nowPlaying,
+              play: (song) => {
+                const item = songToPlayable(song);
+                if (!item) return false;
+                player.current.controls.load(item);
+                // Until the next render the ref still holds the old item: a second tool call in
+                // the same answer must see this one.
+                player.current = {
+                  ...player.current,
+                  nowPlaying: { current: item, playing: true },
+                };
+                return true;
+              },
+              toggle: () => player.current.controls.toggle(),
+              next: () => player.current.controls.next(),
+              previous: () => player.current.controls.previous(),
+            },
+          }),
+        dispatch,
+        notices: {
+          connected: () =>
+            toast('AI Companion Connected', { description: 'Start talking to discover music!' }),
+          connectionError: () =>
+            toast.error('Connection Error', { description: 'Failed to connect to AI companion' }),
+          startFailed: (message) =>
+            toast.error('Error', { description: message || 'Failed to start AI companion' }),
+        },
+        log: (message, detail) => console.warn(message, detail ?? ''),
+      }),
+  );
+
+  // The microphone and the socket end with the panel.
+  useEffect(() => () => session.disconnect(), [session]);
+
+  return {
+    state,
+    connect: () => session.connect(),
+    disconnect: () => session.disconnect(),
+    sendText: (text: string) => session.sendText(text),
+  };
+}
