@@ -53,6 +53,7 @@ function Companion() {
     <section
       ref={panelRef}
       aria-labelledby={titleId}
+      data-testid="companion-panel"
       className="mt-6 rounded-2xl border bg-card p-5 text-card-foreground shadow-sm md:p-6"
     >
       <div className="flex flex-wrap items-center gap-3">

@@ -1,0 +1,199 @@
+// The AI music companion (spec §2, §4, §7, §8) in the browser against the real server's local
+// engine: a premium subscriber starts it on Home (a fake microphone that hears silence, so no
+// speech starts by itself), sees 'Ready to help' and the toast, types 'play something jazzy',
+// and the companion's tool calls, run by this page, start the jazz song in the real player;
+// Disconnect returns to 'Not connected'. A free listener has no panel.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import { deleteArtistSongs, uploadTone } from './media.ts';
+import {
+  ARTIST_STATE,
+  expect,
+  expectToast,
+  LISTENER_STATE,
+  ownAddress,
+  PASSWORD,
+  requireArtistSession,
+  test,
+  uniqueEmail,
+} from './support.ts';
+import { seriousAxeViolations } from './axe.ts';
+
+/** One second of 16-bit mono silence at 24 kHz: the fake microphone's input, looped. */
+function silenceWav(): string {
+  const rate = 24_000;
+  const data = rate * 2;
+  const wav = Buffer.alloc(44 + data);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + data, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(data, 40);
+  const file = path.join(os.tmpdir(), `canto-e2e-silence-${process.pid}.wav`);
+  fs.writeFileSync(file, wav);
+  return file;
+}
+
+// This file's browser has a microphone (Chromium's fake device, permission granted); the
+// other journeys' browsers keep the config's arguments only.
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${silenceWav()}`,
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  },
+});
+
+test.describe.configure({ mode: 'serial' });
+
+const run = Date.now().toString(36);
+const JAZZ = `Companion ${run} Blue Smoke`;
+const songIds: string[] = [];
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser, playwright, baseURL }) => {
+  test.setTimeout(180_000);
+  requireArtistSession();
+  const artist = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  songIds.push(
+    await uploadTone(artist, {
+      title: JAZZ,
+      seconds: 120,
+      hz: 440,
+      genre: 'Jazz',
+      sampleRate: 8000,
+    }),
+  );
+  await artist.dispose();
+
+  // A listener of its own who becomes a subscriber through the local test-mode checkout.
+  context = await browser.newContext({ baseURL, permissions: ['microphone'] });
+  page = await context.newPage();
+  const up = await page.request.post('/api/auth/sign-up', {
+    headers: ownAddress(),
+    data: {
+      email: uniqueEmail('companion'),
+      password: PASSWORD,
+      display_name: 'Companion Listener',
+      is_artist: false,
+    },
+  });
+  expect(up.status(), await up.text()).toBe(201);
+  const checkout = await page.request.post('/api/premium/checkout');
+  expect(checkout.status(), await checkout.text()).toBe(200);
+  const session = new URL((await checkout.json()).url, baseURL).searchParams.get('session');
+  const confirmed = await page.request.post('/api/premium/local/checkout/confirm', {
+    data: { session },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  expect((await (await page.request.get('/api/subscription')).json()).subscribed).toBe(true);
+});
+
+test.afterAll(async ({ playwright, baseURL }) => {
+  await context?.close();
+  await deleteArtistSongs(playwright, baseURL, songIds);
+});
+
+const panel = () => page.getByRole('region', { name: 'AI Music Companion' });
+const status = () => panel().getByRole('status', { name: 'Companion status' });
+const bar = () => page.getByRole('region', { name: 'Player' });
+const audio = () => page.getByTestId('player-audio');
+
+test('a subscriber starts the companion on Home: Ready to help, and the toast', async () => {
+  await page.goto('/');
+  await expect(panel()).toBeVisible();
+  await expect(status()).toHaveText('Not connected');
+  expect(await seriousAxeViolations(page, '[data-testid="companion-panel"]')).toEqual([]);
+
+  await panel().getByRole('button', { name: 'Start AI Companion' }).click();
+  await expectToast(page, 'AI Companion Connected', 'Start talking to discover music!');
+  await expect(status()).toHaveText('Ready to help');
+  // Keyboard focus moves to the message box that replaced Start.
+  await expect(panel().getByRole('textbox', { name: 'Message' })).toBeFocused();
+  // The microphone started after session.created (or the server said it does not listen).
+  await expect(
+    panel()
+      .getByText(/^(Microphone on|text only)$/)
+      .first(),
+  ).toBeVisible();
+  expect(await seriousAxeViolations(page, '[data-testid="companion-panel"]')).toEqual([]);
+});
+
+test("typing 'play something jazzy' plays the jazz song in the real player", async () => {
+  const box = panel().getByRole('textbox', { name: 'Message' });
+  await box.fill('play something jazzy');
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  const transcript = panel().getByRole('log', { name: 'Transcript' });
+  await expect(transcript).toContainText('You: play something jazzy');
+
+  await expect(bar().getByTestId('player-title')).toHaveText(JAZZ, { timeout: 20_000 });
+  await expect.poll(() => audio().evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+  const at = await audio().evaluate((a: HTMLAudioElement) => a.currentTime);
+  await expect
+    .poll(() => audio().evaluate((a: HTMLAudioElement) => a.currentTime))
+    .toBeGreaterThan(at + 0.5);
+  // The companion's answer names the song it started.
+  await expect(transcript.getByText(/^Companion: /).last()).toContainText(JAZZ, {
+    timeout: 20_000,
+  });
+  expect(await seriousAxeViolations(page, '[data-testid="companion-panel"]')).toEqual([]);
+});
+
+test('the transcript keeps the last 5 lines', async () => {
+  const box = panel().getByRole('textbox', { name: 'Message' });
+  const items = panel().getByRole('log', { name: 'Transcript' }).getByRole('listitem');
+  for (const said of ['pause', 'resume']) {
+    const before = await items.allTextContents();
+    await box.fill(said);
+    await panel().getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => items.allTextContents()).not.toEqual(before);
+    await expect(items.last()).toContainText('Companion: ', { timeout: 20_000 });
+  }
+  await expect(items).toHaveCount(5);
+  await expect(items.first()).toContainText('Companion: ');
+  await expect.poll(() => audio().evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+});
+
+test("Disconnect returns to 'Not connected'", async () => {
+  await panel().getByRole('button', { name: 'Disconnect' }).click();
+  await expect(status()).toHaveText('Not connected');
+  await expect(panel().getByRole('button', { name: 'Start AI Companion' })).toBeFocused();
+  await expect(panel().getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await expect(panel().getByText('Microphone on')).toHaveCount(0);
+  // The music goes on: the companion only drove the player.
+  await expect(bar().getByTestId('player-title')).toHaveText(JAZZ);
+  await bar().getByRole('button', { name: 'Pause' }).click();
+});
+
+test('a free listener has no companion panel', async ({ browser, baseURL }) => {
+  const free = await browser.newContext({ baseURL, storageState: LISTENER_STATE });
+  const home = await free.newPage();
+  const checked = home.waitForResponse((r) => r.url().endsWith('/api/subscription'));
+  await home.goto('/');
+  expect((await (await checked).json()).subscribed).toBe(false);
+  await expect(home.getByRole('region', { name: 'Recent Tracks' })).toBeVisible();
+  await expect(home.getByRole('region', { name: 'AI Music Companion' })).toHaveCount(0);
+  await free.close();
+});
