@@ -59,7 +59,6 @@ test.use({
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${silenceWav()}`,
-      '--autoplay-policy=no-user-gesture-required',
     ],
   },
 });
