@@ -43,9 +43,11 @@ const moduleInternals = {
 const routesFromTable = {
   files: ['src/server/modules/**/*.{routes,module}.ts'],
   ignores: [
-    // Outside the table: /media (signed files, not /api) and the live socket (an upgrade).
+    // Outside the table: /media (signed files, not /api) and the live and companion sockets
+    // (upgrades).
     'src/server/modules/media/media.routes.ts',
     'src/server/modules/notifications/notifications-live.routes.ts',
+    'src/server/modules/companion/companion-socket.routes.ts',
   ],
   rules: {
     'no-restricted-syntax': [

@@ -3,6 +3,12 @@ import { z } from 'zod';
 // The AI companion socket's events (spec §7), shaped as the OpenAI Realtime protocol names
 // them so one client speaks to the local engine and to a relayed OpenAI-compatible server.
 
+/**
+ * The socket: GET /api/ai/companion upgraded to a WebSocket, authenticated by the session
+ * cookie like the live notifications; signed-out 4401, not a premium subscriber 4403.
+ */
+export const COMPANION_PATH = '/api/ai/companion';
+
 /** Audio both ways: 24 kHz mono 16-bit little-endian PCM, base64 (spec §9). */
 export const COMPANION_SAMPLE_RATE = 24_000;
 export const COMPANION_FRAME_SAMPLES = 4096;

@@ -20,6 +20,7 @@ import { createArtistApprovalModule } from './modules/artist-approval/artist-app
 import { createWithdrawalsModule } from './modules/withdrawals/withdrawals.module.ts';
 import { createPayoutsModule } from './modules/payouts/payouts.module.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
+import { createCompanionModule } from './modules/companion/companion.module.ts';
 import {
   createMediaModule,
   mediaOrigins,
@@ -253,6 +254,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }),
     revenue,
     createTipsModule(ctx, { premium, roles, revenue }),
+    createCompanionModule(ctx, {
+      premium,
+      settings: {
+        provider: env.ai.provider,
+        openai: {
+          baseUrl: env.ai.openai.baseUrl,
+          apiKey: env.ai.openai.apiKey,
+          realtimeModel: env.ai.openai.realtimeModel,
+          timeoutMs: env.ai.timeoutMs,
+        },
+        publicUrl,
+        dev: env.dev,
+      },
+    }),
   ];
   for (const module of modules) await app.register(module.plugin);
   // Plain seeks under signed URLs are answered before Fastify's hooks and routing (ADR 0010).

@@ -12,6 +12,8 @@ import { useTestApp } from '../helpers/test-app.ts';
 const outsideTable: Record<string, string> = {
   'GET /api/me/notifications/live':
     'a WebSocket upgrade, not a request and its answer: its path is NOTIFICATIONS_LIVE_PATH, its messages liveServerMessage and liveClientMessage (ADR 0021)',
+  'GET /api/ai/companion':
+    'a WebSocket upgrade, not a request and its answer: its path is COMPANION_PATH, its events clientEvent and serverEvent (ADR 0033)',
 };
 /** Whole prefixes outside the table, and why. */
 const outsidePrefixes: Record<string, string> = {
