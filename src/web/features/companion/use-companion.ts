@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { searchApi } from '@/contracts/api/search.api.ts';
 import { socialApi } from '@/contracts/api/social.api.ts';
 import { songsApi } from '@/contracts/api/songs.api.ts';
+import { COMPANION_PATH } from '@/contracts/companion.contract.ts';
 import { companionReducer, initialCompanionState } from '@/core/ai/companion-state.ts';
 import { api, errorMessage } from '@/web/lib/api-client.ts';
 import { songToPlayable } from '@/web/player/playable.ts';
@@ -15,11 +16,8 @@ import { CompanionSession } from './companion-session.ts';
 import { runCompanionTool, type CompanionToolDeps } from './companion-tools.ts';
 import { fetchRecommendations } from './fetch-recommendations.ts';
 
-// eslint-disable-next-line no-restricted-syntax -- the socket is an upgrade, outside the route table
-const COMPANION_SOCKET_PATH = '/api/ai/companion';
-
 const companionUrl = () =>
-  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${COMPANION_SOCKET_PATH}`;
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${COMPANION_PATH}`;
 
 const catalogue: CompanionToolDeps['catalogue'] = {
   song: (id) => api(songsApi.get, { params: { id } }),
