@@ -33,10 +33,11 @@ function Companion() {
   // The control pressed is replaced by the next one: keep keyboard focus in the panel.
   const focusWasHere = useRef(false);
   useEffect(() => {
-    if (!focusWasHere.current) return;
+    // Connecting keeps Start (disabled) on screen: wait for the control that replaces it.
+    if (!focusWasHere.current || state.connection === 'connecting') return;
     focusWasHere.current = false;
     if (state.connection === 'connected') inputRef.current?.focus();
-    if (state.connection === 'disconnected') startRef.current?.focus();
+    else startRef.current?.focus();
   }, [state.connection]);
   const noteFocus = () => {
     const active = document.activeElement;
