@@ -3,9 +3,6 @@
 // speech starts by itself), sees 'Ready to help' and the toast, types 'play something jazzy',
 // and the companion's tool calls, run by this page, start the jazz song in the real player;
 // Disconnect returns to 'Not connected'. A free listener has no panel.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { deleteArtistSongs, uploadTone } from './media.ts';
 import {
@@ -13,55 +10,16 @@ import {
   expect,
   expectToast,
   LISTENER_STATE,
-  ownAddress,
-  PASSWORD,
   requireArtistSession,
   test,
-  uniqueEmail,
 } from './support.ts';
 import { seriousAxeViolations } from './axe.ts';
+import { fakeMicrophone, silenceWav } from './fake-microphone.ts';
+import { signUpSubscriber } from './subscriber.ts';
 
-/** One second of 16-bit mono silence at 24 kHz: the fake microphone's input, looped. */
-function silenceWav(): string {
-  const rate = 24_000;
-  const data = rate * 2;
-  const wav = Buffer.alloc(44 + data);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + data, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(data, 40);
-  const file = path.join(os.tmpdir(), `canto-e2e-silence-${process.pid}.wav`);
-  fs.writeFileSync(file, wav);
-  return file;
-}
-
-// This file's browser has a microphone (Chromium's fake device, permission granted); the
+// This file's browser has a microphone that hears silence (no speech starts by itself); the
 // other journeys' browsers keep the config's arguments only.
-test.use({
-  launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${silenceWav()}`,
-    ],
-  },
-});
+test.use({ launchOptions: fakeMicrophone(silenceWav()) });
 
 test.describe.configure({ mode: 'serial' });
 
@@ -89,24 +47,7 @@ test.beforeAll(async ({ browser, playwright, baseURL }) => {
   // A listener of its own who becomes a subscriber through the local test-mode checkout.
   context = await browser.newContext({ baseURL, permissions: ['microphone'] });
   page = await context.newPage();
-  const up = await page.request.post('/api/auth/sign-up', {
-    headers: ownAddress(),
-    data: {
-      email: uniqueEmail('companion'),
-      password: PASSWORD,
-      display_name: 'Companion Listener',
-      is_artist: false,
-    },
-  });
-  expect(up.status(), await up.text()).toBe(201);
-  const checkout = await page.request.post('/api/premium/checkout');
-  expect(checkout.status(), await checkout.text()).toBe(200);
-  const session = new URL((await checkout.json()).url, baseURL).searchParams.get('session');
-  const confirmed = await page.request.post('/api/premium/local/checkout/confirm', {
-    data: { session },
-  });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  expect((await (await page.request.get('/api/subscription')).json()).subscribed).toBe(true);
+  await signUpSubscriber(page, 'companion', 'Companion Listener');
 });
 
 test.afterAll(async ({ playwright, baseURL }) => {
@@ -140,6 +81,16 @@ test('a subscriber starts the companion on Home: Ready to help, and the toast', 
 });
 
 test("typing 'play something jazzy' plays the jazz song in the real player", async () => {
+  // 'Speaking' shows only while the answer's audio arrives: note whether it ever did.
+  await panel()
+    .getByRole('status', { name: 'Assistant audio' })
+    .evaluate((region) => {
+      const seen = window as unknown as { companionSpoke?: boolean };
+      seen.companionSpoke = false;
+      new MutationObserver(() => {
+        if (region.textContent?.includes('Speaking')) seen.companionSpoke = true;
+      }).observe(region, { childList: true, subtree: true, characterData: true });
+    });
   const box = panel().getByRole('textbox', { name: 'Message' });
   await box.fill('play something jazzy');
   await box.press('Enter');
@@ -157,6 +108,15 @@ test("typing 'play something jazzy' plays the jazz song in the real player", asy
   await expect(transcript.getByRole('listitem').last()).toContainText(JAZZ, {
     timeout: 20_000,
   });
+  // A server that speaks (espeak-ng here) sends the answer as audio too.
+  if ((await panel().getByText('text only').count()) === 0) {
+    await expect
+      .poll(() => page.evaluate(() => (window as { companionSpoke?: boolean }).companionSpoke))
+      .toBe(true);
+    await expect(panel().getByRole('status', { name: 'Assistant audio' })).toHaveText('', {
+      timeout: 20_000,
+    });
+  }
   expect(await seriousAxeViolations(page, '[data-testid="companion-panel"]')).toEqual([]);
 });
 
