@@ -47,12 +47,13 @@ export function silenceWav(): string {
 }
 
 /**
- * `text` as espeak-ng says it, then `pauseSeconds` of silence before the loop says it again;
+ * `text` as espeak-ng's American voice says it (the one the offline recognizer hears best),
+ * with `pauseSeconds` of silence between two loops;
  * null where espeak-ng is not installed.
  */
 export function spokenWav(text: string, pauseSeconds: number): string | null {
   const out = path.join(os.tmpdir(), `canto-e2e-espeak-${process.pid}.wav`);
-  const said = spawnSync('espeak-ng', ['-w', out, text]);
+  const said = spawnSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', out, text]);
   if (said.error || said.status !== 0) return null;
   const wav = fs.readFileSync(out);
   fs.rmSync(out, { force: true });
@@ -62,7 +63,9 @@ export function spokenWav(text: string, pauseSeconds: number): string | null {
   const speech = new Int16Array(
     bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)),
   );
-  const samples = new Int16Array(speech.length + Math.round(pauseSeconds * rate));
-  samples.set(speech);
+  // Half the pause first as well: the file starts playing before the page's capture does.
+  const lead = Math.round((pauseSeconds / 2) * rate);
+  const samples = new Int16Array(lead + speech.length + Math.round(pauseSeconds * rate));
+  samples.set(speech, lead);
   return writeWav('spoken', samples, rate);
 }
