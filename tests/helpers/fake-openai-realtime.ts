@@ -56,6 +56,7 @@ export const FAKE_OPENAI_KEY = 'sk-fake-realtime-key-0123456789';
 
 export async function startFakeRealtime(): Promise<FakeRealtime> {
   const wss = new WebSocketServer({ noServer: true });
+  const raw = new Set<import('node:net').Socket>();
   const server = http.createServer((_req, res) => res.writeHead(404).end());
   const fake: FakeRealtime = {
     baseUrl: '',
@@ -67,6 +68,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     hang: false,
     close: async () => {
       for (const s of fake.sockets) s.terminate();
+      for (const s of raw) s.destroy();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -76,6 +78,8 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     'upgrade',
     (request: http.IncomingMessage, socket: import('node:net').Socket, head: Buffer) => {
       fake.connections.push({ url: request.url ?? '', headers: request.headers });
+      raw.add(socket);
+      socket.on('close', () => raw.delete(socket));
       if (fake.hang) return;
       const url = new URL(request.url ?? '/', 'http://fake');
       const authorized = request.headers.authorization === `Bearer ${FAKE_OPENAI_KEY}`;

@@ -50,22 +50,23 @@ function normalize(text: string): string {
     .replace(/[^\p{L}\p{N}&'\s-]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+  // Wishes to hear something are a 'play'; the other wrappers are dropped.
+  const hear = /^(i want to|i'd like to|i would like to|i wanna|let's|lets) (hear|listen to) /;
   const wrappers = [
     /^(hey|hi|ok|okay) (canto|companion)\b ?/,
     /^(please|kindly) /,
     /^(can|could|would|will) you (please )?/,
-    /^i (want|would like|'d like) (you )?(to )?/,
-    /^(i want to|let's|lets) (hear|listen to) /,
+    /^(i want|i would like|i'd like) (you )?(to )?/,
     / please$/,
     / for me$/,
     / now$/,
   ];
   for (let again = true; again;) {
     again = false;
-    for (const w of wrappers) {
-      const next = w.source.includes('hear|listen') ? t.replace(w, 'play ') : t.replace(w, '');
+    for (const w of [hear, ...wrappers]) {
+      const next = (w === hear ? t.replace(w, 'play ') : t.replace(w, '')).trim();
       if (next !== t) {
-        t = next.trim();
+        t = next;
         again = true;
       }
     }
