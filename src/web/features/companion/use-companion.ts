@@ -3,30 +3,18 @@
 // on the real player and API, and the spec's toasts (§8). Leaving the panel disconnects.
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { searchApi } from '@/contracts/api/search.api.ts';
-import { socialApi } from '@/contracts/api/social.api.ts';
-import { songsApi } from '@/contracts/api/songs.api.ts';
 import { COMPANION_PATH } from '@/contracts/companion.contract.ts';
 import { companionReducer, initialCompanionState } from '@/core/ai/companion-state.ts';
-import { api, errorMessage } from '@/web/lib/api-client.ts';
+import { errorMessage } from '@/web/lib/api-client.ts';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
 import { createBrowserAudio } from './browser-audio.ts';
 import { CompanionSession } from './companion-session.ts';
-import { runCompanionTool, type CompanionToolDeps } from './companion-tools.ts';
-import { fetchRecommendations } from './fetch-recommendations.ts';
+import { catalogue } from './companion-catalogue.ts';
+import { runCompanionTool } from './companion-tools.ts';
 
 const companionUrl = () =>
   `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${COMPANION_PATH}`;
-
-const catalogue: CompanionToolDeps['catalogue'] = {
-  song: (id) => api(songsApi.get, { params: { id } }),
-  search: async (q, limit) => (await api(searchApi.search, { query: { q, limit } })).songs,
-  recommendations: fetchRecommendations,
-  profile: (userId) => api(socialApi.profile, { params: { userId } }),
-  artistSongs: async (userId, limit) =>
-    (await api(socialApi.profileSongs, { params: { userId }, query: { limit } })).songs,
-};
 
 export function useCompanion() {
   const [state, dispatch] = useReducer(companionReducer, initialCompanionState);
