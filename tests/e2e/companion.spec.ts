@@ -2,7 +2,9 @@
 // engine: a premium subscriber starts it on Home (a fake microphone that hears silence, so no
 // speech starts by itself), sees 'Ready to help' and the toast, types 'play something jazzy',
 // and the companion's tool calls, run by this page, start the jazz song in the real player;
-// Disconnect returns to 'Not connected'. A free listener has no panel.
+// Disconnect returns to 'Not connected' and ends the microphone's tracks. A refused
+// microphone is the 'Error' toast with typing still open; a socket the server closes is
+// 'Connection Error'. A free listener has no panel.
 import type { BrowserContext, Page } from '@playwright/test';
 import { deleteArtistSongs, uploadTone } from './media.ts';
 import {
@@ -48,6 +50,18 @@ test.beforeAll(async ({ browser, playwright, baseURL }) => {
   context = await browser.newContext({ baseURL, permissions: ['microphone'] });
   page = await context.newPage();
   await signUpSubscriber(page, 'companion', 'Companion Listener');
+  // Keeps the microphone streams the page opens, to see Disconnect end them.
+  await page.addInitScript(() => {
+    const devices = navigator.mediaDevices;
+    const open = devices.getUserMedia.bind(devices);
+    const kept: MediaStream[] = [];
+    (window as unknown as { micStreams: MediaStream[] }).micStreams = kept;
+    devices.getUserMedia = async (constraints) => {
+      const stream = await open(constraints);
+      kept.push(stream);
+      return stream;
+    };
+  });
 });
 
 test.afterAll(async ({ playwright, baseURL }) => {
@@ -141,9 +155,60 @@ test("Disconnect returns to 'Not connected'", async () => {
   await expect(panel().getByRole('button', { name: 'Start AI Companion' })).toBeFocused();
   await expect(panel().getByRole('textbox', { name: 'Message' })).toHaveCount(0);
   await expect(panel().getByText('Microphone on')).toHaveCount(0);
+  // The microphone is released: every track the page opened has ended.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as { micStreams: MediaStream[] }).micStreams.flatMap((s) =>
+          s.getTracks().map((t) => t.readyState),
+        ),
+      ),
+    )
+    .toEqual(['ended']);
   // The music goes on: the companion only drove the player.
   await expect(bar().getByTestId('player-title')).toHaveText(JAZZ);
   await bar().getByRole('button', { name: 'Pause' }).click();
+});
+
+test("a refused microphone: the 'Error' toast, and typing still works", async () => {
+  const denied = await context.newPage();
+  await denied.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () =>
+      Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+  });
+  await denied.goto('/');
+  const here = denied.getByRole('region', { name: 'AI Music Companion' });
+  await here.getByRole('button', { name: 'Start AI Companion' }).click();
+  await expectToast(denied, 'Error', 'Permission denied');
+  await expect(here.getByRole('status', { name: 'Companion status' })).toHaveText('Ready to help');
+  await expect(here.getByText('Microphone on')).toHaveCount(0);
+  await here.getByRole('textbox', { name: 'Message' }).fill('pause');
+  await here.getByRole('button', { name: 'Send' }).click();
+  await expect(here.getByRole('log', { name: 'Transcript' }).getByRole('listitem')).toHaveCount(2, {
+    timeout: 20_000,
+  });
+  await here.getByRole('button', { name: 'Disconnect' }).click();
+  await denied.close();
+});
+
+test("a conversation the server ends (a third one elsewhere) shows 'Connection Error'", async () => {
+  await page.goto('/');
+  await panel().getByRole('button', { name: 'Start AI Companion' }).click();
+  await expect(status()).toHaveText('Ready to help');
+  // A user holds two companion sockets; a third closes the oldest, this page's (ADR 0033).
+  const other = await context.newPage();
+  await other.goto('/');
+  await other.evaluate(async () => {
+    const url = `ws://${location.host}/api/ai/companion`;
+    for (let i = 0; i < 2; i++) {
+      const socket = new WebSocket(url);
+      await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }));
+    }
+  });
+  await expectToast(page, 'Connection Error', 'Failed to connect to AI companion');
+  await expect(status()).toHaveText('Not connected');
+  await expect(panel().getByRole('button', { name: 'Start AI Companion' })).toBeVisible();
+  await other.close();
 });
 
 test('a free listener has no companion panel', async ({ browser, baseURL }) => {
