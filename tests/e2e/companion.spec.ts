@@ -195,6 +195,7 @@ test("a conversation the server ends (a third one elsewhere) shows 'Connection E
   await page.goto('/');
   await panel().getByRole('button', { name: 'Start AI Companion' }).click();
   await expect(status()).toHaveText('Ready to help');
+  await expect(panel().getByRole('textbox', { name: 'Message' })).toBeFocused();
   // A user holds two companion sockets; a third closes the oldest, this page's (ADR 0033).
   const other = await context.newPage();
   await other.goto('/');
@@ -207,7 +208,8 @@ test("a conversation the server ends (a third one elsewhere) shows 'Connection E
   });
   await expectToast(page, 'Connection Error', 'Failed to connect to AI companion');
   await expect(status()).toHaveText('Not connected');
-  await expect(panel().getByRole('button', { name: 'Start AI Companion' })).toBeVisible();
+  // The message box that had focus is gone: focus is on Start, not lost to the page.
+  await expect(panel().getByRole('button', { name: 'Start AI Companion' })).toBeFocused();
   await other.close();
 });
 

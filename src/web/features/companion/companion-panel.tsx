@@ -25,25 +25,22 @@ function Companion() {
   const inputId = useId();
   const { state, connect, disconnect, sendText } = useCompanion();
   const [message, setMessage] = useState('');
-  const panelRef = useRef<HTMLElement>(null);
   const startRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const connected = state.connection === 'connected';
 
-  // The control pressed is replaced by the next one: keep keyboard focus in the panel.
-  const focusWasHere = useRef(false);
+  // The control that had focus is replaced by the next one (Start by the message box, the box
+  // by Start when the conversation ends): keep keyboard focus in the panel. A removed control
+  // leaves focus on the body without a blur, so 'inside' stays until focus goes elsewhere.
+  const focusInside = useRef(false);
   useEffect(() => {
     // Connecting keeps Start (disabled) on screen: wait for the control that replaces it.
-    if (!focusWasHere.current || state.connection === 'connecting') return;
-    focusWasHere.current = false;
+    if (state.connection === 'connecting' || !focusInside.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
     if (state.connection === 'connected') inputRef.current?.focus();
     else startRef.current?.focus();
   }, [state.connection]);
-  const noteFocus = () => {
-    const active = document.activeElement;
-    focusWasHere.current =
-      active === document.body || (!!active && !!panelRef.current?.contains(active));
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -52,9 +49,14 @@ function Companion() {
 
   return (
     <section
-      ref={panelRef}
       aria-labelledby={titleId}
       data-testid="companion-panel"
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(e) => {
+        if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) {
+          focusInside.current = false;
+        }
+      }}
       className="mt-6 rounded-2xl border bg-card p-5 text-card-foreground shadow-sm md:p-6"
     >
       <div className="flex flex-wrap items-center gap-3">
@@ -142,27 +144,14 @@ function Companion() {
               Send
             </Button>
           </form>
-          <Button
-            variant="outline"
-            onClick={() => {
-              noteFocus();
-              disconnect();
-            }}
-          >
+          <Button variant="outline" onClick={disconnect}>
             <PhoneOff aria-hidden="true" />
             Disconnect
           </Button>
         </div>
       ) : (
         <div className="mt-4">
-          <Button
-            ref={startRef}
-            disabled={state.connection === 'connecting'}
-            onClick={() => {
-              noteFocus();
-              connect();
-            }}
-          >
+          <Button ref={startRef} disabled={state.connection === 'connecting'} onClick={connect}>
             <Mic aria-hidden="true" />
             {state.connection === 'connecting' ? 'Connecting...' : 'Start AI Companion'}
           </Button>
