@@ -20,6 +20,10 @@ export const COMPANION_MAX_FRAME_BYTES = 64 * 1024;
 
 /** Close codes the server uses besides 1000, 1008 (policy) and 1009 (too big). */
 export const companionCloseCodes = {
+  /** The access token the socket was opened with expired: reconnect (refreshed cookie). */
+  sessionExpired: 4001,
+  /** The user opened a third companion socket: the oldest closes. */
+  openedElsewhere: 4008,
   signedOut: 4401,
   notSubscriber: 4403,
   upstreamFailed: 4502,

@@ -244,7 +244,7 @@ describe.each(dbKinds)('the AI companion socket, local engine (%s)', (kind) => {
     await b.next('session.created');
     const c = open(premium.token);
     await c.next('session.created');
-    expect((await a.closes()).code).toBe(4008);
+    expect((await a.closes()).code).toBe(companionCloseCodes.openedElsewhere);
     expect(b.closed).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { decodeJwt } from 'jose';
 import { COMPANION_PATH } from '../../../contracts/companion.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { accessTokenOf } from '../../http/access-policy.ts';
 import { pathUnder } from '../../http/contract-route.ts';
 import { originAllowed } from '../../events/live-origin.ts';
 import type { CompanionSocket, createCompanionService } from './companion.service.ts';
@@ -32,6 +34,11 @@ export const companionRoutes =
             throw new AppError(ErrorCode.forbidden, 'Origin not allowed');
         },
       },
-      (socket: CompanionSocket, request) => companion.attach(socket, request.principal),
+      (socket: CompanionSocket, request) => {
+        // The policy verified this token; its expiry bounds the socket (4001: reconnect).
+        const token = request.principal ? accessTokenOf(request) : undefined;
+        const exp = token ? (decodeJwt(token).exp ?? 0) * 1000 : 0;
+        companion.attach(socket, request.principal, exp);
+      },
     );
   };

@@ -18,6 +18,8 @@ export type Speech = {
   transcribe(samples16k: Int16Array): Promise<string>;
   /** Text → 24 kHz mono samples; null when it could not be said. */
   synthesize(text: string): Promise<Int16Array | null>;
+  /** Removes the working directory (the grammar, utterances in flight). */
+  close(): void;
 };
 
 export type SpeechSettings = {
@@ -164,6 +166,10 @@ export function createSpeech(settings: SpeechSettings): Speech {
       if (code !== 0) return null;
       const wav = parseWav(new Uint8Array(stdout));
       return wav ? resampleLinear(wav.samples, wav.sampleRate, 24_000) : null;
+    },
+    close() {
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      dir = null;
     },
   };
 }

@@ -59,6 +59,7 @@ export function createCompanionModule(
   return {
     name: 'companion',
     plugin: async (app) => {
+      app.addHook('onClose', async () => speech.close());
       await app.register(companionRoutes({ companion, origins }), { prefix: '/api' });
     },
     speech: { input: speech.input, output: speech.output },

@@ -44,7 +44,6 @@ export const defaultCompanionLimits: CompanionLimits = {
 };
 
 const POLICY = 1008;
-const TOO_MANY_SOCKETS = 4008;
 const SOCKET_OPEN = 1;
 /** Messages held while the handshake's checks run (the client waits for session.created). */
 const MAX_EARLY_MESSAGES = 64;
@@ -92,8 +91,12 @@ export function createCompanionService(deps: {
   }
 
   return {
-    /** Takes a just-upgraded socket; `principal` is who the handshake's cookie named. */
-    attach(socket: CompanionSocket, principal: Principal | null) {
+    /**
+     * Takes a just-upgraded socket; `principal` is who the handshake's cookie named, and
+     * `expiresAt` (ms since the epoch) when its access token expires: the socket closes then
+     * (4001), so a signed-out or revoked session talks no longer than a token lives.
+     */
+    attach(socket: CompanionSocket, principal: Principal | null, expiresAt = 0) {
       let engine: CompanionEngine | null = null;
       let ended = false;
       const early: [Buffer, boolean][] = [];
@@ -118,8 +121,10 @@ export function createCompanionService(deps: {
         if (early.length >= MAX_EARLY_MESSAGES) return close(socket, POLICY, 'Too many messages');
         early.push([data, isBinary]);
       });
+      let expiry: NodeJS.Timeout | undefined;
       socket.on('close', () => {
         ended = true;
+        clearTimeout(expiry);
         engine?.close();
         if (!principal) return;
         const held = byUser.get(principal.userId)?.filter((s) => s !== socket) ?? [];
@@ -142,11 +147,17 @@ export function createCompanionService(deps: {
             'The AI companion is a premium feature',
           );
         if (ended) return;
+        const left = expiresAt - Date.now();
+        if (left <= 0) return close(socket, companionCloseCodes.sessionExpired, 'Session expired');
+        expiry = setTimeout(
+          () => close(socket, companionCloseCodes.sessionExpired, 'Session expired'),
+          Math.min(left, 2_147_483_647),
+        );
         const held = byUser.get(principal.userId) ?? [];
         held.push(socket);
         byUser.set(principal.userId, held);
         while (held.length > limits.maxSocketsPerUser)
-          close(held.shift()!, TOO_MANY_SOCKETS, 'Opened elsewhere');
+          close(held.shift()!, companionCloseCodes.openedElsewhere, 'Opened elsewhere');
         engine = engines.open(
           {
             send: (event: CompanionServerEvent) => {
