@@ -69,6 +69,25 @@ describe('companion state machine (spec §4)', () => {
     ).toBe(closed);
   });
 
+  it('reconnecting (a renewed token) keeps the transcript and drops the indicators', () => {
+    const busy = run(
+      connected(),
+      { type: 'user_said', text: 'hello' },
+      { type: 'microphone', on: true },
+      { type: 'speech_started' },
+      { type: 'audio_delta' },
+    );
+    const again = run(busy, { type: 'reconnect' });
+    expect(again).toMatchObject({
+      connection: 'connecting',
+      listening: false,
+      speaking: false,
+      microphone: false,
+    });
+    expect(again.transcript).toEqual(busy.transcript);
+    expect(companionStatusText(run(again, { type: 'opened' }))).toBe('Ready to help');
+  });
+
   it('a new connection starts with an empty transcript', () => {
     const before = run(connected(), { type: 'user_said', text: 'hello' }, { type: 'closed' });
     expect(before.transcript).toHaveLength(1);

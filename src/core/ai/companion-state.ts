@@ -34,6 +34,8 @@ export interface CompanionState {
 
 export type CompanionEvent =
   | { type: 'connect' }
+  /** The same conversation on a new socket (its token expired): the transcript stays. */
+  | { type: 'reconnect' }
   | { type: 'opened' }
   | { type: 'session'; speech: { input: boolean; output: boolean } }
   | { type: 'microphone'; on: boolean }
@@ -76,6 +78,15 @@ export function companionReducer(state: CompanionState, event: CompanionEvent): 
       if (state.connection !== 'disconnected') return state;
       // A new conversation starts with an empty transcript.
       return { ...initialCompanionState, connection: 'connecting', nextLineId: state.nextLineId };
+    case 'reconnect':
+      return {
+        ...state,
+        connection: 'connecting',
+        listening: false,
+        speaking: false,
+        microphone: false,
+        openAnswer: null,
+      };
     case 'opened':
       return { ...state, connection: 'connected' };
     case 'session':

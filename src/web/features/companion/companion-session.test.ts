@@ -77,7 +77,11 @@ const created = (input = true, output = true): CompanionServerEvent => ({
 });
 
 function setup(
-  options: { refuseMic?: Error; tool?: (n: string, a: string) => Promise<string> } = {},
+  options: {
+    refuseMic?: Error;
+    tool?: (n: string, a: string) => Promise<string>;
+    renew?: (openedAt: number) => Promise<boolean>;
+  } = {},
 ) {
   const sockets: FakeSocket[] = [];
   const audios: FakeAudio[] = [];
@@ -104,6 +108,7 @@ function setup(
     dispatch: (e) => {
       state = companionReducer(state, e);
     },
+    renewSession: options.renew,
     notices: {
       connected: () => notices.push('connected'),
       connectionError: () => notices.push('connection error'),
@@ -324,5 +329,72 @@ describe('CompanionSession', () => {
     t.socket().open();
     expect(t.state().transcript).toEqual([]);
     expect(t.state().connection).toBe('connected');
+  });
+
+  describe('an expired token (4001)', () => {
+    it('refreshes the session and goes on over a new socket, transcript kept, no toast', async () => {
+      const renewals: number[] = [];
+      const t = setup({
+        renew: async (openedAt) => {
+          renewals.push(openedAt);
+          return true;
+        },
+      });
+      const before = Date.now();
+      t.session.connect();
+      t.socket().open();
+      t.session.sendText('hello');
+      const first = t.socket();
+      first.serverClose(companionCloseCodes.sessionExpired);
+      expect(t.state().connection).toBe('connecting');
+      expect(t.audio().closed).toBe(true);
+      await flush();
+      expect(renewals).toHaveLength(1);
+      expect(renewals[0]).toBeGreaterThanOrEqual(before);
+      expect(t.sockets).toHaveLength(2);
+      t.socket().open();
+      expect(companionStatusText(t.state())).toBe('Ready to help');
+      expect(t.state().transcript.map((l) => l.text)).toEqual(['hello']);
+      expect(t.notices).toEqual(['connected']);
+      expect(t.audio().closed).toBe(false);
+    });
+
+    it('a refresh that fails ends the conversation with the Connection Error toast', async () => {
+      const t = setup({ renew: async () => false });
+      t.session.connect();
+      t.socket().open();
+      t.socket().serverClose(companionCloseCodes.sessionExpired);
+      await flush();
+      expect(t.sockets).toHaveLength(1);
+      expect(t.state().connection).toBe('disconnected');
+      expect(t.notices).toEqual(['connected', 'connection error']);
+    });
+
+    it('a socket closed so before it opened is a failure, not a loop of renewals', async () => {
+      let renewed = 0;
+      const t = setup({ renew: async () => (renewed++, true) });
+      t.session.connect();
+      t.socket().serverClose(companionCloseCodes.sessionExpired);
+      await flush();
+      expect(renewed).toBe(0);
+      expect(t.notices).toEqual(['connection error']);
+      expect(t.state().connection).toBe('disconnected');
+    });
+
+    it('Disconnect during the refresh opens no new socket', async () => {
+      let finish: (ok: boolean) => void = () => {};
+      const t = setup({ renew: () => new Promise((r) => (finish = r)) });
+      t.session.connect();
+      t.socket().open();
+      t.socket().serverClose(companionCloseCodes.sessionExpired);
+      expect(t.session.active).toBe(true);
+      t.session.disconnect();
+      expect(t.state().connection).toBe('disconnected');
+      finish(true);
+      await flush();
+      expect(t.sockets).toHaveLength(1);
+      expect(t.session.active).toBe(false);
+      expect(t.notices).toEqual(['connected']);
+    });
   });
 });

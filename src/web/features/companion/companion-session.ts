@@ -3,6 +3,7 @@
 // played, tool calls are run and answered. The socket, the audio, the tools and the toasts
 // come in, so the whole exchange is tested with a fake socket.
 import {
+  companionCloseCodes,
   serverEvent,
   type CompanionClientEvent,
   type CompanionServerEvent,
@@ -50,12 +51,20 @@ export interface CompanionSessionDeps {
   /** Made when Start is pressed, so the browser lets its audio play (a user gesture). */
   createAudio(): CompanionAudio;
   runTool(name: string, argumentsJson: string): Promise<string>;
+  /**
+   * Refreshes the session cookie (unless refreshed since `openedAt`, ms); true when the
+   * session goes on.
+   */
+  renewSession?: (openedAt: number) => Promise<boolean>;
   dispatch(event: CompanionEvent): void;
   notices: CompanionNotices;
   log?: (message: string, detail?: unknown) => void;
 }
 
-/** The one close that is no failure (signed out 4401, not a subscriber 4403 and the rest are). */
+/**
+ * The one close that is no failure (signed out 4401, not a subscriber 4403, opened elsewhere
+ * 4008 and the rest are); an expired token's 4001 is renewed.
+ */
 const NORMAL_CLOSE = 1000;
 
 export class CompanionSession {
@@ -64,18 +73,37 @@ export class CompanionSession {
   /** Tool calls still running; response.create waits until every output is sent. */
   private pendingTools = 0;
   private errorShown = false;
+  /** Between a socket closed for an expired token and its successor. */
+  private renewing = false;
 
   constructor(private readonly deps: CompanionSessionDeps) {}
 
   get active(): boolean {
-    return this.socket !== null;
+    return this.socket !== null || this.renewing;
   }
 
   connect(): void {
-    if (this.socket) return;
+    if (this.socket || this.renewing) return;
     this.errorShown = false;
-    this.pendingTools = 0;
     this.deps.dispatch({ type: 'connect' });
+    this.openSocket(false);
+  }
+
+  /** Disconnect: the socket, the microphone and the speakers, at once. */
+  disconnect(): void {
+    const socket = this.socket;
+    if (this.renewing) {
+      this.renewing = false;
+      this.end();
+    }
+    if (!socket) return;
+    this.end();
+    socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
+    socket.close(NORMAL_CLOSE, 'Disconnect');
+  }
+
+  private openSocket(renewed: boolean): void {
+    this.pendingTools = 0;
     this.audio = this.deps.createAudio();
     let socket: CompanionSocket;
     try {
@@ -87,10 +115,13 @@ export class CompanionSession {
       return;
     }
     this.socket = socket;
+    let openedAt: number | null = null;
     socket.onopen = () => {
       if (this.socket !== socket) return;
+      openedAt = Date.now();
       this.deps.dispatch({ type: 'opened' });
-      this.deps.notices.connected();
+      // The same conversation going on after a renewal is no new connection to announce.
+      if (!renewed) this.deps.notices.connected();
     };
     socket.onmessage = (message: { data: unknown }) => {
       if (this.socket !== socket) return;
@@ -102,6 +133,14 @@ export class CompanionSession {
     };
     socket.onclose = ({ code, reason }: { code: number; reason: string }) => {
       if (this.socket !== socket) return;
+      // The token it was opened with expired: refresh the cookie and go on. A socket closed so
+      // before it ever opened would only fail the same way again.
+      const { renewSession } = this.deps;
+      if (code === companionCloseCodes.sessionExpired && openedAt !== null && renewSession) {
+        const since = openedAt;
+        void this.renew(() => renewSession(since));
+        return;
+      }
       if (code !== NORMAL_CLOSE) {
         this.deps.log?.(`The companion socket closed (${code} ${reason})`);
         this.failed();
@@ -110,13 +149,22 @@ export class CompanionSession {
     };
   }
 
-  /** Disconnect: the socket, the microphone and the speakers, at once. */
-  disconnect(): void {
-    const socket = this.socket;
-    if (!socket) return;
-    this.end();
-    socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
-    socket.close(NORMAL_CLOSE, 'Disconnect');
+  private async renew(renewSession: () => Promise<boolean>): Promise<void> {
+    this.socket = null;
+    this.audio?.close();
+    this.audio = null;
+    this.renewing = true;
+    this.deps.dispatch({ type: 'reconnect' });
+    const renewed = await renewSession().catch(() => false);
+    // Disconnect pressed meanwhile: it has ended everything already.
+    if (!this.renewing) return;
+    this.renewing = false;
+    if (!renewed) {
+      this.failed();
+      this.end();
+      return;
+    }
+    this.openSocket(true);
   }
 
   /** A typed message: a user turn, then a response. False when not connected. */

@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react'
 import { toast } from 'sonner';
 import { COMPANION_PATH } from '@/contracts/companion.contract.ts';
 import { companionReducer, initialCompanionState } from '@/core/ai/companion-state.ts';
-import { errorMessage } from '@/web/lib/api-client.ts';
+import { errorMessage, refreshSession } from '@/web/lib/api-client.ts';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
 import { createBrowserAudio } from './browser-audio.ts';
@@ -31,6 +31,7 @@ export function useCompanion() {
       new CompanionSession({
         openSocket: () => new WebSocket(companionUrl()),
         createAudio: createBrowserAudio,
+        renewSession: refreshSession,
         runTool: (name, args) =>
           runCompanionTool(name, args, {
             catalogue,
