@@ -6,6 +6,7 @@ import { useSession } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { HomeTracks } from '@/web/features/catalogue/home-tracks.tsx';
 import { AdSlot } from '@/web/features/ads/index.ts';
+import { CompanionPanel } from '@/web/features/companion/index.ts';
 
 function AiBanner() {
   return (
@@ -79,6 +80,7 @@ export default function HomePage() {
       </p>
       <AiBanner />
       <AdSlot />
+      <CompanionPanel />
       <HomeTracks
         data={data}
         isPending={isPending}
