@@ -43,6 +43,9 @@ function discover(wanted: string[]): string[] {
     .sort(
       (a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
     );
+  // A group name runs every section it prefixes: `npm run bench -- ai` runs ai-generate, ai-recs…
+  const grouped = (w: string) => names.filter((n) => n === w || n.startsWith(`${w}-`));
+  wanted = wanted.flatMap((w) => (names.includes(w) ? [w] : grouped(w).length ? grouped(w) : [w]));
   const unknown = wanted.filter((w) => !names.includes(w));
   if (unknown.length) {
     console.error(`Unknown bench: ${unknown.join(', ')}. Available: ${names.join(', ')}`);
