@@ -12,6 +12,7 @@ import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
 import { premiumApi } from './premium.api.ts';
+import { recommendationsApi } from './recommendations.api.ts';
 import { revenueApi } from './revenue.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
@@ -46,6 +47,7 @@ export const routeTable = {
   payouts: payoutsApi,
   withdrawals: withdrawalsApi,
   artistAnalytics: artistAnalyticsApi,
+  recommendations: recommendationsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

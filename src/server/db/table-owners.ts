@@ -70,6 +70,11 @@ export const tableOwners: Record<string, string | null> = {
   withdrawal_idempotency_keys: 'withdrawals',
   tips: 'tips',
 
+  // Recommendations (recommendations.schema.ts): the neighbours job's table and each
+  // listener's AI mix.
+  song_neighbours: 'recommendations',
+  ai_mixes: 'recommendations',
+
   jobs: 'jobs',
 };
 

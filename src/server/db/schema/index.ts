@@ -7,3 +7,4 @@ export * from './notifications.schema.ts';
 export * from './jobs.schema.ts';
 export * from './media.schema.ts';
 export * from './withdrawals.schema.ts';
+export * from './recommendations.schema.ts';
