@@ -182,7 +182,7 @@ async function qualityBench(log: Log): Promise<BenchRow[]> {
     );
     const taste = new Map(tasteOf.map((r) => [r.id, ['genre', 'circle', 'none'][r.k % 3]!]));
     for (const h of sample) {
-      const { personal, candidates } = await repository.candidates(h.user_id, {
+      const { personal, mainstream, candidates } = await repository.candidates(h.user_id, {
         genre: null,
         now,
       });
@@ -190,6 +190,7 @@ async function qualityBench(log: Log): Promise<BenchRow[]> {
         limit: 10,
         personal,
         perArtist: recommendationLimits.perArtist,
+        mainstream,
       });
       // Popularity: the same candidates (just-played excluded) in the catalogue's order.
       const pop = rankCandidates(candidates, { limit: 10, personal: false, perArtist: 10 });

@@ -31,7 +31,23 @@ describe('recommendation scoring', () => {
     expect(ranked).toEqual(['jazz', 'circle', 'hit']);
   });
 
-  it('scales each signal by its largest value, so units do not matter', () => {
+  it('weighs a spread taste less than a concentrated one', () => {
+    const spread = scoreCandidates([c('a', { genreAffinity: 0.1 })]).get('a')!;
+    const fan = scoreCandidates([c('a', { genreAffinity: 0.8 })]).get('a')!;
+    expect(fan).toBeGreaterThan(spread * 3);
+  });
+
+  it('gives a listener of hits the hits', () => {
+    const candidates = [
+      c('niche', { genreAffinity: 0.2, coListening: 0.5, playCount: 10, popularityRank: 1 }),
+      c('hit', { coListening: 0.4, playCount: 10_000, popularityRank: 0 }),
+    ];
+    const opts = { limit: 1, personal: true, perArtist: 3 };
+    expect(rankCandidates(candidates, { ...opts, mainstream: 0 })).toEqual(['niche']);
+    expect(rankCandidates(candidates, { ...opts, mainstream: 0.5 })).toEqual(['hit']);
+  });
+
+  it('scales co-listening by its largest value, so its units do not matter', () => {
     const a = scoreCandidates([c('a', { coListening: 10 }), c('b', { coListening: 5 })]);
     const b = scoreCandidates([c('a', { coListening: 0.1 }), c('b', { coListening: 0.05 })]);
     expect(a.get('a')).toBeCloseTo(b.get('a')!);

@@ -22,24 +22,43 @@ export const SCORE_WEIGHTS = {
   coListening: 1,
   genre: 0.6,
   artist: 0.8,
+  /** Popularity's weight for a listener who never plays hits… */
   popularity: 0.15,
+  /** …and what is added for one whose taste is a third or more hits (`mainstream` ≥ 1/3). */
+  mainstream: 1.2,
 } as const;
 
-/** Each candidate's blended score: each signal scaled to 0..1 by its largest value here. */
-export function scoreCandidates(candidates: readonly Candidate[]): Map<string, number> {
+/*
+ * Affinities count as they are, not scaled to the largest: a listener whose plays are spread
+ * over every genre has no strong genre, and that must not weigh like a jazz fan's jazz. Half of
+ * the taste in one genre, or a third with one artist, is a full signal.
+ */
+const FULL_GENRE_AFFINITY = 0.5;
+const FULL_ARTIST_AFFINITY = 0.3;
+
+/**
+ * Each candidate's blended score: co-listening and popularity scaled to 0..1 by their largest
+ * value here, the affinities as shares of the listener's taste.
+ * `mainstream` (0..1) is the share of the listener's recent taste among the catalogue's most
+ * played songs: a listener of hits gets hits, a listener of a niche gets the niche.
+ */
+export function scoreCandidates(
+  candidates: readonly Candidate[],
+  mainstream = 0,
+): Map<string, number> {
+  const popularityWeight =
+    SCORE_WEIGHTS.popularity + SCORE_WEIGHTS.mainstream * Math.min(1, Math.max(0, 3 * mainstream));
   const max = (f: (c: Candidate) => number) =>
     candidates.reduce((m, c) => Math.max(m, f(c)), 0) || 1;
   const cf = max((c) => c.coListening);
-  const genre = max((c) => c.genreAffinity);
-  const artist = max((c) => c.artistAffinity);
-  const pop = max((c) => Math.log1p(Math.max(0, c.playCount)));
+  const pop = max((c) => Math.max(0, c.playCount));
   return new Map(
     candidates.map((c) => [
       c.songId,
       SCORE_WEIGHTS.coListening * (c.coListening / cf) +
-        SCORE_WEIGHTS.genre * (c.genreAffinity / genre) +
-        SCORE_WEIGHTS.artist * (c.artistAffinity / artist) +
-        SCORE_WEIGHTS.popularity * (Math.log1p(Math.max(0, c.playCount)) / pop),
+        SCORE_WEIGHTS.genre * Math.min(1, c.genreAffinity / FULL_GENRE_AFFINITY) +
+        SCORE_WEIGHTS.artist * Math.min(1, c.artistAffinity / FULL_ARTIST_AFFINITY) +
+        popularityWeight * (Math.max(0, c.playCount) / pop),
     ]),
   );
 }
@@ -51,10 +70,15 @@ export function scoreCandidates(candidates: readonly Candidate[]): Map<string, n
  */
 export function rankCandidates(
   candidates: readonly Candidate[],
-  { limit, personal, perArtist }: { limit: number; personal: boolean; perArtist: number },
+  {
+    limit,
+    personal,
+    perArtist,
+    mainstream = 0,
+  }: { limit: number; personal: boolean; perArtist: number; mainstream?: number },
 ): string[] {
   const unique = [...new Map(candidates.map((c) => [c.songId, c])).values()];
-  const scores = personal ? scoreCandidates(unique) : null;
+  const scores = personal ? scoreCandidates(unique, mainstream) : null;
   const ordered = unique.sort(
     (a, b) =>
       (scores ? scores.get(b.songId)! - scores.get(a.songId)! : 0) ||

@@ -15,6 +15,7 @@ type CandidateRow = {
   play_count: number | string;
   popularity_rank: number | string;
   personal: boolean;
+  mainstream: number | string | null;
 };
 
 /**
@@ -34,7 +35,7 @@ export function createRecommendationsRepository(db: Db) {
     async candidates(
       userId: string,
       { genre, now }: { genre: string | null; now: Date },
-    ): Promise<{ personal: boolean; candidates: Candidate[] }> {
+    ): Promise<{ personal: boolean; mainstream: number; candidates: Candidate[] }> {
       const since = new Date(now.getTime() - L.recentHours * 3_600_000).toISOString();
       const rows = await queryRowsNamed<CandidateRow>(
         db,
@@ -76,6 +77,14 @@ export function createRecommendationsRepository(db: Db) {
           from seeds s join songs so on so.id = s.song_id
         ),
         total as (select nullif(sum(w), 0) as w from seed_songs),
+        hits as (
+          select id from songs where source is null
+          order by play_count desc, created_at desc, id desc limit 200
+        ),
+        mainstream as (
+          select coalesce(sum(s.w) / (select w from total), 0) as share
+          from seed_songs s where s.song_id in (select id from hits)
+        ),
         genre_affinity as (
           select genre, sum(share) as aff from (
             select genre, w / (select w from total) * 0.5 as share
@@ -123,10 +132,12 @@ export function createRecommendationsRepository(db: Db) {
           ) p
         ),
         popular as (
-          select id from songs
-          where source is null
-            and (${genre}::text is null or lower(genre) = lower(${genre}::text))
-          order by play_count desc, created_at desc, id desc limit 200
+          select id from hits where ${genre}::text is null
+          union all
+          (select id from songs
+          where source is null and ${genre}::text is not null
+            and lower(genre) = lower(${genre}::text)
+          order by play_count desc, created_at desc, id desc limit 200)
         ),
         pool as (
           select song_id as id from co_listened
@@ -142,7 +153,8 @@ export function createRecommendationsRepository(db: Db) {
           so.play_count,
           row_number() over (order by so.play_count desc, so.created_at desc, so.id desc) - 1
             as popularity_rank,
-          exists (select 1 from seeds) or exists (select 1 from followed) as personal
+          exists (select 1 from seeds) or exists (select 1 from followed) as personal,
+          (select share from mainstream) as mainstream
         from pool p
         join songs so on so.id = p.id
         left join co_listened c on c.song_id = so.id
@@ -156,6 +168,7 @@ export function createRecommendationsRepository(db: Db) {
       return {
         // The flag is the same on every row; no rows: nothing to say, so no personal list.
         personal: rows[0]?.personal ?? false,
+        mainstream: Number(rows[0]?.mainstream ?? 0),
         candidates: rows.map((r) => ({
           songId: r.song_id,
           artistKey: r.artist_key,

@@ -45,7 +45,7 @@ export function createRecommendationsService({
     userId: string,
     { limit, genre, avoid = [] }: { limit: number; genre: string | null; avoid?: string[] },
   ) {
-    const { personal, candidates } = await repository.candidates(userId, {
+    const { personal, mainstream, candidates } = await repository.candidates(userId, {
       genre: genre && genre.trim() !== '' ? genre : null,
       now: clock.now(),
     });
@@ -53,6 +53,7 @@ export function createRecommendationsService({
       limit: limit + avoid.length,
       personal,
       perArtist: L.perArtist,
+      mainstream,
     });
     const skip = new Set(avoid);
     const fresh = ids.filter((id) => !skip.has(id));
