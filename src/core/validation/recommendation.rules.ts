@@ -19,7 +19,7 @@ export const recommendationLimits = {
   /** Co-listened songs kept per song by the neighbours job. */
   neighboursPerSong: 50,
   /** A listener's most played songs that count towards the co-listening tables. */
-  songsPerListener: 25,
+  songsPerListener: 20,
   /** At most this many songs of one artist in a personal list, while others are left. */
   perArtist: 3,
 } as const;

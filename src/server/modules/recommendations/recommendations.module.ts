@@ -4,11 +4,19 @@ import type { SongsModule } from '../songs/songs.module.ts';
 import { createNeighboursJob } from './neighbours-job.ts';
 import { createRecommendationsRepository } from './recommendations.repository.ts';
 import { recommendationsRoutes } from './recommendations.routes.ts';
-import { createRecommendationsService } from './recommendations.service.ts';
+import {
+  createRecommendationsService,
+  type RecommendationsService,
+} from './recommendations.service.ts';
 
 export { NEIGHBOURS_JOB } from './neighbours-job.ts';
 
 export type RecommendationsModule = FeatureModule & {
+  /**
+   * The listener's recommendations as GET /api/recommendations answers them (the companion's
+   * get_recommendations, in-process, with its genre).
+   */
+  recommend: RecommendationsService['recommend'];
   /** Rewrites the co-listening table now (what the periodic job does); the rows written. */
   refreshNeighbours(): Promise<number>;
 };
@@ -52,6 +60,7 @@ export function createRecommendationsModule(
   return {
     name: 'recommendations',
     refreshNeighbours: () => repository.refreshNeighbours(),
+    recommend: (userId, query) => recommendations.recommend(userId, query),
     plugin: async (app) => {
       await app.register(recommendationsRoutes({ recommendations }), { prefix: '/api' });
       if (settings.refreshMinutes > 0)

@@ -184,13 +184,15 @@ export function createRecommendationsRepository(db: Db) {
     /**
      * Rewrites song_neighbours from the listeners' most played songs (each listener's top
      * `songsPerListener` in listener_songs): for every pair two listeners share, the cosine
-     * of their listener sets, shrunk by c / (c + 2) so a pair one listener made weighs
-     * little; each song keeps its best `neighboursPerSong`. One transaction: readers see the
-     * old table until it commits. Returns the rows written.
+     * of their listener sets, shrunk by c / (c + 2); a pair only one listener made is noise
+     * and is left out (it was most of the pairs and most of the time). Each song keeps its
+     * best `neighboursPerSong`. The cost grows with listeners × songsPerListener², not with
+     * plays. One transaction: readers see the old table until it commits. Returns the rows
+     * written.
      */
     async refreshNeighbours(): Promise<number> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`set local work_mem = '64MB'`);
+        await tx.execute(sql`set local work_mem = '256MB'`);
         await tx.execute(sql`delete from song_neighbours`);
         const [row] = await queryRows<{ n: number | string }>(
           tx,
@@ -208,6 +210,7 @@ export function createRecommendationsRepository(db: Db) {
             select a.song_id as s, b.song_id as t, count(*)::float8 as c
             from top a join top b on b.user_id = a.user_id and b.song_id <> a.song_id
             group by a.song_id, b.song_id
+            having count(*) >= 2
           ),
           scored as (
             select p.s, p.t, p.c / sqrt(ls.n * lt.n) * p.c / (p.c + 2) as score
