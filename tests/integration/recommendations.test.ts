@@ -281,6 +281,19 @@ describe.each(dbKinds)('recommendations on %s', (kind) => {
     expect(fresh.json().playlist_id).not.toBe(mix.playlist_id);
   });
 
+  it('makes one mix of two generations at once', async () => {
+    const twice = await makeUser(ctx, 'listener', 'Double Click');
+    const [a, b] = await Promise.all([generate(twice), generate(twice)]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(a.json().playlist_id).toBe(b.json().playlist_id);
+    expect([a.json().created, b.json().created].sort()).toEqual([false, true]);
+    const [mine] = await rows<{ n: number | string }>(
+      ctx,
+      sql`select count(*) as n from playlists where user_id = ${twice.userId}`,
+    );
+    expect(Number(mine!.n)).toBe(1);
+  });
+
   it('makes a mix for a listener without history too (the most played songs)', async () => {
     const res = await generate(newcomer);
     expect(res.statusCode, res.body).toBe(201);
