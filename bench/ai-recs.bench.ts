@@ -17,7 +17,9 @@
  *     beside GET /api/health; target < 300 ms.
  *
  * Run alone: npx tsx bench/ai-recs.bench.ts   (AI_RECS_PLAYS: (b)'s size, default 10,000,000;
- * 1,000,000 for a quick run. AI_RECS_SKIP=quality,latency)
+ * 1,000,000 for a quick run. AI_RECS_SKIP=quality,latency). At 10M plays the section takes
+ * ~20 minutes on two busy cores (the load ~8, the totals' rebuild ~6): through the runner,
+ * `BENCH_TIMEOUT_MIN=30 npm run bench -- ai-recs`.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
