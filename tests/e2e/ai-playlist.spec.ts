@@ -103,7 +103,8 @@ test('Explore Now shows songs recommended for the listener, playable', async ({ 
   await page.goto('/');
   await page.getByRole('link', { name: 'Explore Now' }).click();
   await expect(page).toHaveURL(/\/recommendations$/);
-  await expect(page.getByRole('heading', { name: 'Recommended for you', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Recommended for you', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Picked for you', level: 2 })).toBeVisible();
   const rows = page.getByTestId('recommendation-item');
   await expect(rows.first()).toBeVisible();
   expect(await rows.count()).toBeGreaterThanOrEqual(20);

@@ -22,14 +22,15 @@ export default function RecommendationsPage() {
     >
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
         <div>
+          {/* The screen's title, 'Recommended for you', is the shell's h1. */}
           <h2 id="recommendations-heading" className="text-xl font-bold tracking-tight">
-            Recommended for you
+            {data && !data.personal ? 'Popular on Canto right now' : 'Picked for you'}
           </h2>
-          {data && !data.personal && data.songs.length > 0 && (
-            <p className="text-sm text-muted-foreground">
-              Popular on Canto right now. Play a few songs and this list becomes yours.
-            </p>
-          )}
+          <p className="text-sm text-muted-foreground">
+            {data && !data.personal
+              ? 'Play a few songs and this list becomes yours.'
+              : 'From what you play, like and follow. Songs you just played are left out.'}
+          </p>
         </div>
         <GenerateMixButton size="default" variant="brand" />
       </div>
