@@ -31,7 +31,10 @@ import { rankCandidates } from '../src/core/recommendations/recommendation-score
 import { recommendationLimits } from '../src/core/validation/recommendation.rules.ts';
 import type { Database } from '../src/server/db/client.ts';
 import { queryRows } from '../src/server/db/sql-results.ts';
-import { createRecommendationsRepository } from '../src/server/modules/recommendations/recommendations.repository.ts';
+import {
+  candidatesQuery,
+  createRecommendationsRepository,
+} from '../src/server/modules/recommendations/recommendations.repository.ts';
 import { row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
 import { percentile, postgresReachable, startApp, withBenchPostgres } from './catalogue.bench.ts';
 
@@ -298,6 +301,13 @@ async function latencyBench(plays: number, log: Log): Promise<BenchRow[]> {
         await timeRequests(mixUrl, token.forListener, 3, 'POST');
         const mix = await timeRequests(mixUrl, token.forListener, 30, 'POST');
         const health2 = await timeRequests(healthUrl, token.forListener, 30);
+        if (process.env.AI_RECS_EXPLAIN) {
+          const plan = await queryRows<Record<string, string>>(
+            database.db,
+            sql`explain (analyze, buffers) ${candidatesQuery(listener.userId, null, new Date())}`,
+          );
+          log(plan.map((r) => Object.values(r)[0]).join('\n'));
+        }
         const l = { p50: percentile(list, 50), p95: percentile(list, 95) };
         const h = { p50: percentile(health, 50), p95: percentile(health, 95) };
         const m = { p50: percentile(mix, 50), p95: percentile(mix, 95) };

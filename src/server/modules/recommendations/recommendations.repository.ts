@@ -36,135 +36,7 @@ export function createRecommendationsRepository(db: Db) {
       userId: string,
       { genre, now }: { genre: string | null; now: Date },
     ): Promise<{ personal: boolean; mainstream: number; candidates: Candidate[] }> {
-      const since = new Date(now.getTime() - L.recentHours * 3_600_000).toISOString();
-      const rows = await queryRowsNamed<CandidateRow>(
-        db,
-        sql`
-        with recent as (
-          select song_id, played_at, row_number() over (order by played_at desc) as rn
-          from (
-            select song_id, played_at from stream_analytics
-            where user_id = ${userId} and song_id is not null
-            order by played_at desc limit ${L.seedPlays}
-          ) r
-        ),
-        just_played as (
-          select song_id from recent
-          where rn <= ${L.recentPlays} or played_at > ${since}::timestamptz
-        ),
-        top as (
-          select song_id, plays from listener_songs
-          where user_id = ${userId} and plays > 0
-          order by plays desc limit 50
-        ),
-        liked as (
-          select song_id from liked_songs where user_id = ${userId}
-          order by created_at desc limit 100
-        ),
-        seeds as (
-          select song_id, sum(w) as w from (
-            select song_id, exp(-(rn - 1) / 50.0) as w from recent
-            union all
-            select song_id, 0.5 * plays::float8 / max(plays) over () from top
-            union all
-            select song_id, 0.7 from liked
-          ) s group by song_id
-        ),
-        seed_songs as (
-          select s.song_id, s.w, so.artist_id,
-            coalesce(so.artist_id::text, lower(btrim(so.artist)), '') as artist_key,
-            lower(btrim(so.genre)) as genre
-          from seeds s join songs so on so.id = s.song_id
-        ),
-        total as (select nullif(sum(w), 0) as w from seed_songs),
-        hits as (
-          select id from songs where source is null
-          order by play_count desc, created_at desc, id desc limit 200
-        ),
-        mainstream as (
-          select coalesce(sum(s.w) / (select w from total), 0) as share
-          from seed_songs s where s.song_id in (select id from hits)
-        ),
-        genre_affinity as (
-          select genre, sum(share) as aff from (
-            select genre, w / (select w from total) * 0.5 as share
-            from seed_songs where coalesce(genre, '') <> ''
-            union all
-            select genre, count::float8 / nullif(sum(count) over (), 0) * 0.5
-            from listener_genres where user_id = ${userId} and count > 0
-          ) g group by genre
-        ),
-        followed as (
-          select following_id as artist_id from user_follows where follower_id = ${userId}
-          limit 200
-        ),
-        artist_affinity as (
-          select artist_key, (array_agg(artist_id))[1] as artist_id, sum(share) as aff from (
-            select artist_key, artist_id, w / (select w from total) as share
-            from seed_songs where artist_key <> ''
-            union all
-            select artist_id::text, artist_id, 0.5 from followed
-          ) a group by artist_key
-        ),
-        co_listened as (
-          select n.neighbour_id as song_id, sum(s.w * n.score) as co
-          from seeds s join song_neighbours n on n.song_id = s.song_id
-          group by n.neighbour_id
-          order by co desc limit 400
-        ),
-        genre_pool as (
-          select p.id from (
-            select genre from genre_affinity order by aff desc, genre limit 3
-          ) g
-          cross join lateral (
-            select id from songs where lower(genre) = g.genre
-            order by play_count desc, created_at desc, id desc limit 50
-          ) p
-        ),
-        artist_pool as (
-          select p.id from (
-            select artist_id from artist_affinity where artist_id is not null
-            order by aff desc, artist_key limit 10
-          ) a
-          cross join lateral (
-            select id from songs where artist_id = a.artist_id
-            order by play_count desc, created_at desc, id desc limit 20
-          ) p
-        ),
-        popular as (
-          select id from hits where ${genre}::text is null
-          union all
-          (select id from songs
-          where source is null and ${genre}::text is not null
-            and lower(genre) = lower(${genre}::text)
-          order by play_count desc, created_at desc, id desc limit 200)
-        ),
-        pool as (
-          select song_id as id from co_listened
-          union select id from genre_pool
-          union select id from artist_pool
-          union select id from popular
-        )
-        select so.id as song_id,
-          coalesce(so.artist_id::text, lower(btrim(so.artist)), '') as artist_key,
-          coalesce(c.co, 0) as co_listening,
-          coalesce(g.aff, 0) as genre_affinity,
-          coalesce(a.aff, 0) as artist_affinity,
-          so.play_count,
-          row_number() over (order by so.play_count desc, so.created_at desc, so.id desc) - 1
-            as popularity_rank,
-          exists (select 1 from seeds) or exists (select 1 from followed) as personal,
-          (select share from mainstream) as mainstream
-        from pool p
-        join songs so on so.id = p.id
-        left join co_listened c on c.song_id = so.id
-        left join genre_affinity g on g.genre = lower(btrim(so.genre))
-        left join artist_affinity a
-          on a.artist_key = coalesce(so.artist_id::text, lower(btrim(so.artist)), '')
-        where so.source is null
-          and so.id not in (select song_id from just_played)
-          and (${genre}::text is null or lower(so.genre) = lower(${genre}::text))`,
-      );
+      const rows = await queryRowsNamed<CandidateRow>(db, candidatesQuery(userId, genre, now));
       return {
         // The flag is the same on every row; no rows: nothing to say, so no personal list.
         personal: rows[0]?.personal ?? false,
@@ -272,4 +144,140 @@ export function createRecommendationsRepository(db: Db) {
       });
     },
   };
+}
+
+/**
+ * The candidates statement of `candidates()`, exported for the bench's EXPLAIN: the listener's
+ * seeds, affinities and pool, every candidate with its signals.
+ */
+export function candidatesQuery(userId: string, genre: string | null, now: Date) {
+  const since = new Date(now.getTime() - L.recentHours * 3_600_000).toISOString();
+  return sql`
+        with recent as (
+          select song_id, played_at, row_number() over (order by played_at desc) as rn
+          from (
+            select song_id, played_at from stream_analytics
+            where user_id = ${userId} and song_id is not null
+            order by played_at desc limit ${L.seedPlays}
+          ) r
+        ),
+        just_played as (
+          select song_id from recent
+          where rn <= ${L.recentPlays} or played_at > ${since}::timestamptz
+        ),
+        top as (
+          select song_id, plays from listener_songs
+          where user_id = ${userId} and plays > 0
+          order by plays desc limit 50
+        ),
+        liked as (
+          select song_id from liked_songs where user_id = ${userId}
+          order by created_at desc limit 100
+        ),
+        seeds as (
+          select song_id, sum(w) as w from (
+            select song_id, exp(-(rn - 1) / 50.0) as w from recent
+            union all
+            select song_id, 0.5 * plays::float8 / max(plays) over () from top
+            union all
+            select song_id, 0.7 from liked
+          ) s group by song_id
+        ),
+        seed_songs as (
+          select s.song_id, s.w, so.artist_id,
+            coalesce(so.artist_id::text, lower(btrim(so.artist)), '') as artist_key,
+            lower(btrim(so.genre)) as genre
+          from seeds s join songs so on so.id = s.song_id
+        ),
+        total as (select nullif(sum(w), 0) as w from seed_songs),
+        hits as (
+          select id from songs where source is null
+          order by play_count desc, created_at desc, id desc limit 200
+        ),
+        mainstream as (
+          select coalesce(sum(s.w) / (select w from total), 0) as share
+          from seed_songs s where s.song_id in (select id from hits)
+        ),
+        genre_affinity as (
+          select genre, sum(share) as aff from (
+            select genre, w / (select w from total) * 0.5 as share
+            from seed_songs where coalesce(genre, '') <> ''
+            union all
+            select genre, count::float8 / nullif(sum(count) over (), 0) * 0.5
+            from listener_genres where user_id = ${userId} and count > 0
+          ) g group by genre
+        ),
+        followed as (
+          select following_id as artist_id from user_follows where follower_id = ${userId}
+          limit 200
+        ),
+        artist_affinity as (
+          select artist_key, (array_agg(artist_id))[1] as artist_id, sum(share) as aff from (
+            select artist_key, artist_id, w / (select w from total) as share
+            from seed_songs where artist_key <> ''
+            union all
+            select artist_id::text, artist_id, 0.5 from followed
+          ) a group by artist_key
+        ),
+        co_listened as (
+          select n.neighbour_id as song_id, sum(s.w * n.score) as co
+          from seeds s join song_neighbours n on n.song_id = s.song_id
+          group by n.neighbour_id
+          order by co desc limit 400
+        ),
+        genre_pool as (
+          select p.id from (
+            select genre from genre_affinity order by aff desc, genre limit 3
+          ) g
+          cross join lateral (
+            select id from songs where lower(genre) = g.genre
+            order by play_count desc, created_at desc, id desc limit 50
+          ) p
+        ),
+        artist_pool as (
+          select p.id from (
+            select artist_id from artist_affinity where artist_id is not null
+            order by aff desc, artist_key limit 10
+          ) a
+          cross join lateral (
+            select id from songs where artist_id = a.artist_id
+            order by play_count desc, created_at desc, id desc limit 20
+          ) p
+        ),
+        popular as (
+          select id from hits where ${genre}::text is null
+          union all
+          (select id from songs
+          where source is null and ${genre}::text is not null
+            and lower(genre) = lower(${genre}::text)
+          order by play_count desc, created_at desc, id desc limit 200)
+        ),
+        pool as (
+          select array_agg(id) as ids from (
+            select song_id as id from co_listened
+            union select id from genre_pool
+            union select id from artist_pool
+            union select id from popular
+          ) p
+        )
+        select so.id as song_id,
+          coalesce(so.artist_id::text, lower(btrim(so.artist)), '') as artist_key,
+          coalesce(c.co, 0) as co_listening,
+          coalesce(g.aff, 0) as genre_affinity,
+          coalesce(a.aff, 0) as artist_affinity,
+          so.play_count,
+          row_number() over (order by so.play_count desc, so.created_at desc, so.id desc) - 1
+            as popularity_rank,
+          exists (select 1 from seeds) or exists (select 1 from followed) as personal,
+          (select share from mainstream) as mainstream
+        -- By primary key: a join of the pool let the planner hash all of songs.
+        from songs so
+        left join co_listened c on c.song_id = so.id
+        left join genre_affinity g on g.genre = lower(btrim(so.genre))
+        left join artist_affinity a
+          on a.artist_key = coalesce(so.artist_id::text, lower(btrim(so.artist)), '')
+        where so.id = any((select ids from pool)::uuid[])
+          and so.source is null
+          and so.id not in (select song_id from just_played)
+          and (${genre}::text is null or lower(so.genre) = lower(${genre}::text))`;
 }
