@@ -29,6 +29,7 @@ import {
   type MediaSettings,
 } from './modules/media/media.module.ts';
 import { createLibraryModule } from './modules/library/library.module.ts';
+import { createRecommendationsModule } from './modules/recommendations/recommendations.module.ts';
 import { createListeningModule } from './modules/listening/listening.module.ts';
 import { createPodcastFeedModule } from './modules/podcast-feed/podcast-feed.module.ts';
 import { createPodcastsModule } from './modules/podcasts/podcasts.module.ts';
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     notifications,
     payouts: payouts.withdrawalPayouts,
   });
+  const library = createLibraryModule(ctx, { songs });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -230,7 +232,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     songs,
     listening,
     createArtistAnalyticsModule(ctx, { listening }),
-    createLibraryModule(ctx, { songs }),
+    library,
+    createRecommendationsModule(ctx, {
+      songs,
+      library,
+      settings: { refreshMinutes: env.recommendationsRefreshMinutes },
+    }),
     podcasts,
     createSearchModule(ctx, {
       songs,

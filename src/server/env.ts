@@ -114,6 +114,7 @@ const schema = z
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
     PLAY_COUNT_FOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
     REVENUE_MONTH_END_JOB: bool.default(true),
+    RECOMMENDATIONS_REFRESH_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
     AD_SHOWING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     AD_SHOWING_ASKS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     TRUST_PROXY: addressList.default([]),
@@ -270,6 +271,12 @@ export type Env = {
    */
   revenueMonthEndJob: boolean;
   /**
+   * How often the co-listening table behind recommendations is rebuilt by the job queue
+   * (RECOMMENDATIONS_REFRESH_MINUTES, default 60; 0: this process does not schedule it).
+   * ADR 0032.
+   */
+  recommendationsRefreshMinutes: number;
+  /**
    * The ads' frequency cap: a free listener is handed at most one showing this often
    * (AD_SHOWING_INTERVAL_SECONDS; 0: no cap). ADR 0023.
    */
@@ -376,6 +383,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,
     revenueMonthEndJob: v.REVENUE_MONTH_END_JOB,
+    recommendationsRefreshMinutes: v.RECOMMENDATIONS_REFRESH_MINUTES,
     adShowingIntervalSeconds: v.AD_SHOWING_INTERVAL_SECONDS,
     adShowingAsksPerMinute: v.AD_SHOWING_ASKS_PER_MINUTE,
     logLevel: v.LOG_LEVEL,

@@ -62,6 +62,9 @@ const SecurityPage = lazyScreen(() => import('./features/auth/security-page.tsx'
 const RecentlyPlayedPage = lazyScreen(
   () => import('./features/listening/recently-played-page.tsx'),
 );
+const RecommendationsPage = lazyScreen(
+  () => import('./features/recommendations/recommendations-page.tsx'),
+);
 const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
 const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page.tsx'));
 const ArtistRevenuePage = lazyScreen(
@@ -143,6 +146,7 @@ const routes: RouteObject[] = [
       screen('liked', screens.liked, LikedSongsPage),
       screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
       screen('stats', screens.stats, StatsPage),
+      screen('recommendations', screens.recommendations, RecommendationsPage),
       screen('premium', screens.premium, PremiumPage),
       screen('premium/checkout', screens.premiumCheckout, CheckoutPage),
       screen('premium/manage', screens.premiumManage, ManageSubscriptionPage),

@@ -27,6 +27,8 @@ export function testEnv(overrides: Record<string, string> = {}, dataDir = '.tmp/
     DEMO: '0',
     // The month-end job's row would sit in every test database; its own tests turn it on.
     REVENUE_MONTH_END_JOB: '0',
+    // Likewise the co-listening refresh's; its tests refresh by hand.
+    RECOMMENDATIONS_REFRESH_MINUTES: '0',
     ...overrides,
   });
 }

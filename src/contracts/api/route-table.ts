@@ -13,6 +13,7 @@ import { playlistsApi } from './playlists.api.ts';
 import { podcastFeedApi } from './podcast-feed.api.ts';
 import { podcastsApi } from './podcasts.api.ts';
 import { premiumApi } from './premium.api.ts';
+import { recommendationsApi } from './recommendations.api.ts';
 import { revenueApi } from './revenue.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
@@ -48,6 +49,7 @@ export const routeTable = {
   withdrawals: withdrawalsApi,
   artistAnalytics: artistAnalyticsApi,
   ai: aiApi,
+  recommendations: recommendationsApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

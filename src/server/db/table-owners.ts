@@ -72,6 +72,10 @@ export const tableOwners: Record<string, string | null> = {
 
   // The AI Music Creator's history (ai.schema.ts).
   ai_generations: 'ai',
+  // Recommendations (recommendations.schema.ts): the neighbours job's table and each
+  // listener's AI mix.
+  song_neighbours: 'recommendations',
+  ai_mixes: 'recommendations',
 
   jobs: 'jobs',
 };

@@ -97,6 +97,11 @@ export const screens = {
     icon: Bell,
     description: 'Follows, new releases and account updates.',
   },
+  recommendations: {
+    title: 'Recommended for you',
+    icon: Sparkles,
+    description: 'Songs picked from what you play, like and follow.',
+  },
   aiMusic: {
     title: 'AI Music Creator',
     icon: Sparkles,

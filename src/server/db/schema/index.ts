@@ -8,3 +8,4 @@ export * from './jobs.schema.ts';
 export * from './media.schema.ts';
 export * from './withdrawals.schema.ts';
 export * from './ai.schema.ts';
+export * from './recommendations.schema.ts';

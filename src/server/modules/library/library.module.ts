@@ -1,3 +1,4 @@
+import type { Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 import { likesRoutes } from './likes.routes.ts';
@@ -6,6 +7,28 @@ import { createLikesService } from './likes.service.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { playlistsRoutes } from './playlists.routes.ts';
 import { createPlaylistsService } from './playlists.service.ts';
+
+/** What other modules may ask of the library. */
+export type LibraryModule = FeatureModule & {
+  /**
+   * A playlist owned by `userId` with `songIds` as its tracks in that order (stored songs
+   * only, each once), made in `tx` when given: the AI mix (docs/decisions/0032).
+   */
+  createPlaylistWithSongs(
+    input: { userId: string; title: string; description: string | null; isPublic: boolean },
+    songIds: string[],
+    tx?: Db,
+  ): Promise<string>;
+  /** The owner's playlist retitled with exactly `songIds`; false when it is gone. */
+  replacePlaylistSongs(
+    playlistId: string,
+    userId: string,
+    change: { title: string; songIds: string[] },
+    tx?: Db,
+  ): Promise<boolean>;
+  /** The owner's playlist's songs in play order; null when it is not theirs or gone. */
+  playlistSongIds(playlistId: string, userId: string): Promise<string[] | null>;
+};
 
 /**
  * A listener's library, under /api. Liked songs (spec §2): PUT/DELETE
@@ -16,17 +39,23 @@ import { createPlaylistsService } from './playlists.service.ts';
 export function createLibraryModule(
   ctx: ModuleContext,
   { songs }: { songs: Pick<SongsModule, 'songsByIds'> },
-): FeatureModule {
+): LibraryModule {
   const likes = createLikesService({
     likes: createLikesRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
   });
+  const playlistRows = createPlaylistsRepository(ctx.database.db);
   const playlists = createPlaylistsService({
-    playlists: createPlaylistsRepository(ctx.database.db),
+    playlists: playlistRows,
     songsByIds: songs.songsByIds,
   });
   return {
     name: 'library',
+    createPlaylistWithSongs: (input, songIds, tx) =>
+      playlistRows.createWithTracks(input, songIds, tx),
+    replacePlaylistSongs: (playlistId, userId, change, tx) =>
+      playlistRows.replaceTracks(playlistId, userId, change, tx),
+    playlistSongIds: (playlistId, userId) => playlistRows.ownTrackIds(playlistId, userId),
     plugin: async (app) => {
       await app.register(likesRoutes({ likes }), { prefix: '/api' });
       await app.register(playlistsRoutes({ playlists }), { prefix: '/api' });

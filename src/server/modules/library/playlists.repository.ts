@@ -231,5 +231,78 @@ export function createPlaylistsRepository(db: Db) {
         return { outcome: 'moved', songIds: order };
       });
     },
+
+    /**
+     * A playlist made whole with its tracks, in `tx` (the caller's transaction) or one of its
+     * own: the AI mix (docs/decisions/0032). Only stored songs (`source` null) are taken, in
+     * the order given, each once; a song deleted meanwhile is left out.
+     */
+    async createWithTracks(
+      input: { userId: string; title: string; description: string | null; isPublic: boolean },
+      songIds: string[],
+      tx?: Db,
+    ): Promise<string> {
+      const run = async (t: Db) => {
+        const [row] = await t.insert(playlists).values(input).returning({ id: playlists.id });
+        await insertTracks(t, row!.id, songIds);
+        return row!.id;
+      };
+      return tx ? run(tx) : db.transaction(run);
+    },
+
+    /**
+     * The owner's playlist retitled with exactly `songIds` as its tracks, under its row lock;
+     * false when the playlist is gone (or not the owner's) and nothing changed.
+     */
+    async replaceTracks(
+      playlistId: string,
+      userId: string,
+      change: { title: string; songIds: string[] },
+      tx?: Db,
+    ): Promise<boolean> {
+      const run = async (t: Db) => {
+        const [row] = await t
+          .select({ id: playlists.id })
+          .from(playlists)
+          .where(and(eq(playlists.id, playlistId), eq(playlists.userId, userId)))
+          .for('update');
+        if (!row) return false;
+        await t.delete(playlistTracks).where(eq(playlistTracks.playlistId, playlistId));
+        await insertTracks(t, playlistId, change.songIds);
+        await t
+          .update(playlists)
+          .set({ title: change.title, updatedAt: sql`now()` })
+          .where(eq(playlists.id, playlistId));
+        return true;
+      };
+      return tx ? run(tx) : db.transaction(run);
+    },
+
+    /** The owner's playlist's song ids in play order; null when it is not theirs or gone. */
+    async ownTrackIds(playlistId: string, userId: string): Promise<string[] | null> {
+      const found = await queryRows<{ owned: boolean; song_id: string | null }>(
+        db,
+        sql`select true as owned, t.song_id from playlists p
+            left join playlist_tracks t on t.playlist_id = p.id
+            where p.id = ${playlistId} and p.user_id = ${userId}
+            order by t.position, t.added_at, t.song_id`,
+      );
+      if (found.length === 0) return null;
+      return found.flatMap((r) => (r.song_id ? [r.song_id] : []));
+    },
   };
+}
+
+/** Tracks at positions 0..n-1 in the order given, stored songs only, each once. */
+async function insertTracks(tx: Db, playlistId: string, songIds: string[]) {
+  if (songIds.length === 0) return;
+  await tx.execute(sql`
+    insert into playlist_tracks (playlist_id, song_id, position)
+    select ${playlistId}::uuid, g.id, (row_number() over (order by g.ord) - 1)::int
+    from (
+      select distinct on (x.id) x.id, x.ord
+      from unnest(${`{${songIds.join(',')}}`}::uuid[]) with ordinality as x(id, ord)
+      order by x.id, x.ord
+    ) g
+    join songs s on s.id = g.id and s.source is null`);
 }

@@ -1,5 +1,4 @@
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Compass, Sparkles } from 'lucide-react';
 import { useHomeSongs } from '@/web/features/catalogue/use-home-songs.ts';
 import { useSession } from '@/web/session/use-session.ts';
@@ -7,6 +6,7 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { HomeTracks } from '@/web/features/catalogue/home-tracks.tsx';
 import { AdSlot } from '@/web/features/ads/index.ts';
 import { CompanionPanel } from '@/web/features/companion/index.ts';
+import { GenerateMixButton } from '@/web/features/recommendations/index.ts';
 
 function AiBanner() {
   return (
@@ -37,25 +37,14 @@ function AiBanner() {
           Get personalized playlists and AI recommendations tuned to what you love to hear.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
-          <Button
-            size="lg"
-            className="bg-white text-neutral-900 hover:bg-white/90"
-            onClick={() =>
-              toast('AI Feature Coming Soon', {
-                description: 'Personalized AI playlists are on their way.',
-              })
-            }
-          >
-            <Sparkles aria-hidden="true" />
-            Generate AI Playlist
-          </Button>
+          <GenerateMixButton className="bg-white text-neutral-900 hover:bg-white/90" />
           <Button
             asChild
             size="lg"
             variant="outline"
             className="border-white/40 bg-white/5 text-white hover:bg-white/15 hover:text-white"
           >
-            <Link to="/browse">
+            <Link to="/recommendations">
               <Compass aria-hidden="true" />
               Explore Now
             </Link>

@@ -5,3 +5,4 @@ export { AddToPlaylistButton } from './add-to-playlist-button.tsx';
 export { SongRowWithActions } from './song-row-with-actions.tsx';
 export { CreatePlaylistDialog } from './create-playlist-dialog.tsx';
 export { PLAYLIST_TOAST } from './use-playlists.ts';
+export { useGenerateAiMix } from './use-ai-mix.ts';

@@ -3,7 +3,7 @@
 // a public playlist read-only, and a missing or private one is 'Playlist not found'.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Globe, ListMusic, Lock, Pencil, Play, Trash2 } from 'lucide-react';
+import { Globe, ListMusic, Loader2, Lock, Pencil, Play, Sparkles, Trash2 } from 'lucide-react';
 import type { PlaylistDetail } from '@/contracts/playlists.contract.ts';
 import { playlistMessages } from '@/core/validation/playlist.rules.ts';
 import { LoadFailed } from '@/web/components/page-status.tsx';
@@ -18,6 +18,7 @@ import { DeletePlaylistDialog } from './delete-playlist-dialog.tsx';
 import { PlaylistEditDialog } from './playlist-edit-dialog.tsx';
 import { PlaylistTracks } from './playlist-tracks.tsx';
 import { isNotFound, isPlaylistId, usePlaylist } from './use-playlists.ts';
+import { useCurrentAiMix, useGenerateAiMix } from './use-ai-mix.ts';
 
 const SKELETON_ROWS = 6;
 
@@ -90,6 +91,29 @@ function NotFound() {
   );
 }
 
+/** On the listener's AI mix: new recommended songs in place of its tracks (ADR 0032). */
+function RegenerateMix({ playlistId }: { playlistId: string }) {
+  const { data: mixId } = useCurrentAiMix();
+  const regenerate = useGenerateAiMix();
+  if (mixId !== playlistId) return null;
+  const pending = regenerate.isPending;
+  return (
+    <Button
+      variant="outline"
+      disabled={pending}
+      aria-busy={pending}
+      onClick={() => regenerate.mutate()}
+    >
+      {pending ? (
+        <Loader2 className="animate-spin" aria-hidden="true" />
+      ) : (
+        <Sparkles aria-hidden="true" />
+      )}
+      Regenerate
+    </Button>
+  );
+}
+
 function Playlist({ detail }: { detail: PlaylistDetail }) {
   const { playlist, tracks } = detail;
   const { load, addToQueue } = usePlayerControls();
@@ -153,6 +177,7 @@ function Playlist({ detail }: { detail: PlaylistDetail }) {
         </Button>
         {playlist.is_owner && (
           <>
+            <RegenerateMix playlistId={playlist.id} />
             <Button variant="outline" onClick={() => setDialog('edit')}>
               <Pencil aria-hidden="true" />
               Edit
