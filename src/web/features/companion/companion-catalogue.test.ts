@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recommendationsApi } from '@/contracts/api/recommendations.api.ts';
 import { searchApi } from '@/contracts/api/search.api.ts';
 import { socialApi } from '@/contracts/api/social.api.ts';
 import { songsApi } from '@/contracts/api/songs.api.ts';
@@ -51,27 +52,23 @@ const query = (url: string) => Object.fromEntries(new URL(url, 'http://canto.tes
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the companion’s catalogue', () => {
-  it('recommendations of a genre read that genre’s songs, 10 of them', async () => {
-    const asked = serve({ [songsApi.list.path]: { songs: [song('a', 'Blue')] } });
+  it('recommendations of a genre ask the recommender for that genre, 10 of them', async () => {
+    const asked = serve({
+      [recommendationsApi.list.path]: { personal: true, songs: [song('a', 'Blue')] },
+    });
     const songs = await catalogue.recommendations({ genre: 'jazz', limit: 10 });
     expect(songs.map((s) => s.title)).toEqual(['Blue']);
     expect(asked).toHaveLength(1);
     expect(query(asked[0]!)).toEqual({ genre: 'jazz', limit: '10' });
   });
 
-  it('recommendations without a genre are Home’s popular then recent tracks, once each', async () => {
-    const [a, b, c] = [song('a', 'A'), song('b', 'B'), song('c', 'C')];
-    const asked = serve({
-      [songsApi.home.path]: { popular: [b, a], recent: [a, c], external: false },
-    });
-    const songs = await catalogue.recommendations({ limit: 2 });
+  it('recommendations without a genre are the listener’s own, in the recommender’s order', async () => {
+    const [a, b] = [song('a', 'A'), song('b', 'B')];
+    const asked = serve({ [recommendationsApi.list.path]: { personal: false, songs: [b, a] } });
+    const songs = await catalogue.recommendations({ limit: 10 });
     expect(songs.map((s) => s.id)).toEqual(['b', 'a']);
-    expect(new URL(asked[0]!, 'http://canto.test').pathname).toBe(songsApi.home.path);
-    expect((await catalogue.recommendations({ limit: 10 })).map((s) => s.id)).toEqual([
-      'b',
-      'a',
-      'c',
-    ]);
+    expect(new URL(asked[0]!, 'http://canto.test').pathname).toBe(recommendationsApi.list.path);
+    expect(query(asked[0]!)).toEqual({ limit: '10' });
   });
 
   it('search asks the search API with the query and the limit', async () => {
