@@ -272,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }),
     createCompanionModule(ctx, {
       premium,
+      songs,
       settings: {
         provider: env.ai.provider,
         openai: {

@@ -9,7 +9,7 @@ import { onPath } from '../../src/server/modules/companion/companion-speech.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { subscribe } from './ads-helpers.ts';
 import { CompanionClient, listening } from './companion-helpers.ts';
-import { makeUser } from './songs-helpers.ts';
+import { makeUser, uploadSong } from './songs-helpers.ts';
 
 /*
  * The local engine hears (docs/decisions/0033): a phrase spoken by espeak-ng at test time is
@@ -57,6 +57,9 @@ describe.skipIf(!hears)('the AI companion hears a spoken command (pglite)', () =
 
   beforeAll(async () => {
     base = await listening(ctx);
+    // The catalogue's names the recognizer listens for after 'who is' and 'play'.
+    const artist = await makeUser(ctx, 'artist', 'Harbor Lights');
+    await uploadSong(ctx, artist, { title: 'Silver River' });
     const user = await makeUser(ctx, 'listener', 'Speaking Listener');
     await subscribe(ctx, user.userId);
     token = user.token;
@@ -64,26 +67,25 @@ describe.skipIf(!hears)('the AI companion hears a spoken command (pglite)', () =
   afterAll(() => client?.socket.terminate());
 
   it.each([
-    ['pause', { action: 'pause' }],
-    ['next song', { action: 'next' }],
-  ])(
-    '"%s" → speech started and stopped, its transcript, control_playback %j',
-    async (phrase, args) => {
-      client = CompanionClient.open(base, token);
-      const created = await client.next('session.created');
-      expect(created.session.speech.input).toBe(true);
-      await stream(client, spoken(phrase));
-      const started = await client.next('input_audio_buffer.speech_started');
-      const stopped = await client.next('input_audio_buffer.speech_stopped', started.index + 1);
-      const heard = await client.next(
-        'conversation.item.input_audio_transcription.completed',
-        stopped.index + 1,
-      );
-      expect(heard.transcript).toBe(phrase);
-      const call = await client.next('response.function_call_arguments.done', heard.index + 1);
-      expect(call.name).toBe('control_playback');
-      expect(JSON.parse(call.arguments)).toEqual(args);
-      client.socket.terminate();
-    },
-  );
+    ['pause', 'control_playback', { action: 'pause' }],
+    ['next song', 'control_playback', { action: 'next' }],
+    ['who is harbor lights', 'get_artist_info', { name: 'harbor lights' }],
+    ['play silver river', 'search_music', { query: 'silver river' }],
+  ])('"%s" → speech started and stopped, its transcript, %s %j', async (phrase, tool, args) => {
+    client = CompanionClient.open(base, token);
+    const created = await client.next('session.created');
+    expect(created.session.speech.input).toBe(true);
+    await stream(client, spoken(phrase));
+    const started = await client.next('input_audio_buffer.speech_started');
+    const stopped = await client.next('input_audio_buffer.speech_stopped', started.index + 1);
+    const heard = await client.next(
+      'conversation.item.input_audio_transcription.completed',
+      stopped.index + 1,
+    );
+    expect(heard.transcript).toBe(phrase);
+    const call = await client.next('response.function_call_arguments.done', heard.index + 1);
+    expect(call.name).toBe(tool);
+    expect(JSON.parse(call.arguments)).toEqual(args);
+    client.socket.terminate();
+  });
 });

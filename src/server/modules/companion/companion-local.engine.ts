@@ -15,7 +15,7 @@ import {
 import { pcm16ToBytes, resampleLinear } from '../../../core/ai/pcm.ts';
 import { createVad, type Vad } from '../../../core/ai/vad.ts';
 import type { Log } from '../../log.ts';
-import type { Speech } from './companion-speech.ts';
+import type { CatalogueNames, Speech } from './companion-speech.ts';
 import type { CompanionEngine, EngineFactory, EngineSink } from './companion-engine.ts';
 
 /*
@@ -27,8 +27,18 @@ import type { CompanionEngine, EngineFactory, EngineSink } from './companion-eng
 
 type PendingCall = { id: string; name: CompanionToolName };
 
-export function createLocalEngines(deps: { speech: Speech; log: Log }): EngineFactory {
+export function createLocalEngines(deps: {
+  speech: Speech;
+  log: Log;
+  /** The catalogue's titles and artists the recognizer listens for (none: commands only). */
+  names?: () => Promise<CatalogueNames>;
+}): EngineFactory {
   const { speech, log } = deps;
+  const names = async () =>
+    deps.names?.().catch((error: unknown) => {
+      log.warn({ err: error }, 'companion: the catalogue names could not be read');
+      return undefined;
+    });
   return {
     open(sink: EngineSink, session) {
       const vad: Vad | null = speech.input
@@ -120,7 +130,7 @@ export function createLocalEngines(deps: { speech: Speech; log: Log }): EngineFa
       function hear(audio: Int16Array) {
         hearing = hearing.then(async () => {
           const words = await speech
-            .transcribe(resampleLinear(audio, COMPANION_SAMPLE_RATE, 16_000))
+            .transcribe(resampleLinear(audio, COMPANION_SAMPLE_RATE, 16_000), await names())
             .catch((error: unknown) => {
               log.warn({ err: error }, 'companion: pocketsphinx failed');
               return '';

@@ -14,13 +14,18 @@ import { encodeWav, parseWav, resampleLinear } from '../../../core/ai/pcm.ts';
 export type Speech = {
   readonly input: boolean;
   readonly output: boolean;
-  /** 16 kHz mono samples → the words heard ('' for none). */
-  transcribe(samples16k: Int16Array): Promise<string>;
+  /**
+   * 16 kHz mono samples → the words heard ('' for none). `names`: the catalogue's song titles
+   * and artists, heard after 'play', 'who is' and 'tell me about'.
+   */
+  transcribe(samples16k: Int16Array, names?: CatalogueNames): Promise<string>;
   /** Text → 24 kHz mono samples; null when it could not be said. */
   synthesize(text: string): Promise<Int16Array | null>;
   /** Removes the working directory (the grammar, utterances in flight). */
   close(): void;
 };
+
+export type CatalogueNames = { titles: string[]; artists: string[] };
 
 export type SpeechSettings = {
   /** Where pocketsphinx's en-us model is. */
@@ -68,10 +73,45 @@ const GENRE_WORDS = [
   'reggae',
   'metal',
 ];
-const GRAMMAR = `#JSGF V1.0;
+/** Names longer than this many words are left out of the grammar. */
+const MAX_NAME_WORDS = 6;
+
+/**
+ * The grammar: the commands, and with catalogue names (each spelled only with words the
+ * dictionary can say; the others are left out) 'play <name>', 'who is <name>' and
+ * 'tell me about <name>'.
+ */
+export function companionGrammar(names: string[]): string {
+  const rules = ['<playback>', '<play>', '<recommend>', '<help>'];
+  const extra: string[] = [];
+  if (names.length > 0) {
+    rules.push('<ask>', '<play-name>');
+    extra.push(
+      '<ask> = (who is | tell me about) <name>;',
+      '<play-name> = play <name>;',
+      `<name> = ${names.join(' | ')};`,
+    );
+  }
+  return `#JSGF V1.0;
 grammar companion;
-public <command> = <playback> | <play> | <recommend> | <help>;
-<playback> = pause | stop | resume | continue | play | next | next song | skip | skip song
+public <command> = ${rules.join(' | ')};
+${GRAMMAR_RULES}${extra.join('\n')}
+`;
+}
+
+/** `name` as the grammar's words (lower case, letters and apostrophes), or null. */
+export function speakable(name: string, dictionary: ReadonlySet<string>): string | null {
+  const words = name
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(' ')
+    .map((w) => w.replace(/^'+|'+$/g, ''))
+    .filter(Boolean);
+  if (words.length === 0 || words.length > MAX_NAME_WORDS) return null;
+  return words.every((w) => dictionary.has(w)) ? words.join(' ') : null;
+}
+
+const GRAMMAR_RULES = `<playback> = pause | stop | resume | continue | play | next | next song | skip | skip song
   | previous | previous song | go back;
 <play> = play something [<genre>] | play some <genre> [music] | play <genre> [music];
 <recommend> = recommend something [<genre>] | recommend some <genre> [music];
@@ -110,20 +150,44 @@ export function createSpeech(settings: SpeechSettings): Speech {
     fs.existsSync(path.join(model, 'en-us')) &&
     fs.existsSync(path.join(model, 'cmudict-en-us.dict'));
   let dir: string | null = null;
+  let serial = 0;
   const workDir = () => {
-    if (!dir) {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-companion-'));
-      fs.writeFileSync(path.join(dir, 'companion.gram'), GRAMMAR);
-    }
+    dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'canto-companion-'));
     return dir;
   };
-  let serial = 0;
+  // The dictionary's words, read once when names first need checking.
+  let dictionary: Set<string> | null = null;
+  const words = () => {
+    if (!dictionary) {
+      const text = fs.readFileSync(path.join(model, 'cmudict-en-us.dict'), 'utf8');
+      dictionary = new Set(text.split('\n').map((line) => line.split(/[\s(]/, 1)[0]!));
+    }
+    return dictionary;
+  };
+  // One grammar file per distinct vocabulary; the newest is kept, the one before removed.
+  let grammar: { key: string; file: string } | null = null;
+  const grammarFile = (names: CatalogueNames | undefined) => {
+    const said = new Set<string>();
+    for (const name of [...(names?.titles ?? []), ...(names?.artists ?? [])]) {
+      const words_ = speakable(name, words());
+      if (words_) said.add(words_);
+    }
+    const key = [...said].sort().join('|');
+    if (grammar?.key !== key) {
+      const file = path.join(workDir(), `companion-${serial++}.gram`);
+      fs.writeFileSync(file, companionGrammar([...said].sort()));
+      if (grammar) fs.rmSync(grammar.file, { force: true });
+      grammar = { key, file };
+    }
+    return grammar.file;
+  };
   return {
     input,
     output: voice !== null,
-    async transcribe(samples16k) {
+    async transcribe(samples16k, names) {
       if (!input) return '';
       const work = workDir();
+      const jsgf = grammarFile(names);
       const file = path.join(work, `utterance-${process.pid}-${serial++}.wav`);
       await fs.promises.writeFile(file, encodeWav(samples16k, 16_000));
       try {
@@ -137,7 +201,7 @@ export function createSpeech(settings: SpeechSettings): Speech {
             '-dict',
             path.join(model, 'cmudict-en-us.dict'),
             '-jsgf',
-            path.join(work, 'companion.gram'),
+            jsgf,
             '-logfn',
             '/dev/null',
           ],
@@ -170,6 +234,7 @@ export function createSpeech(settings: SpeechSettings): Speech {
     close() {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
       dir = null;
+      grammar = null;
     },
   };
 }

@@ -1,9 +1,10 @@
 import { liveOrigins } from '../../events/live-origin.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { PremiumModule } from '../premium/premium.module.ts';
+import type { SongsModule } from '../songs/songs.module.ts';
 import { createLocalEngines } from './companion-local.engine.ts';
 import { createOpenAiEngines, type OpenAiRelaySettings } from './companion-openai.engine.ts';
-import { createSpeech, DEFAULT_MODEL_DIR } from './companion-speech.ts';
+import { createSpeech, DEFAULT_MODEL_DIR, type CatalogueNames } from './companion-speech.ts';
 import {
   createCompanionService,
   defaultCompanionLimits,
@@ -28,6 +29,22 @@ export type CompanionModule = FeatureModule & {
 };
 
 const DEV_ORIGINS = ['http://localhost:5173'];
+/** The most played songs whose titles and artists the recognizer hears, re-read this often. */
+const VOCABULARY_SONGS = 200;
+const VOCABULARY_MS = 60_000;
+
+/** The catalogue's names, read at most once a minute and shared by every conversation. */
+function vocabulary(songs: Pick<SongsModule, 'catalogueNames'>): () => Promise<CatalogueNames> {
+  let held: { at: number; names: Promise<CatalogueNames> } | null = null;
+  return () => {
+    if (!held || Date.now() - held.at > VOCABULARY_MS) {
+      const names = songs.catalogueNames(VOCABULARY_SONGS);
+      held = { at: Date.now(), names };
+      names.catch(() => (held = null));
+    }
+    return held.names;
+  };
+}
 
 /**
  * The AI companion socket GET /api/ai/companion (docs/decisions/0033), for premium
@@ -38,8 +55,13 @@ export function createCompanionModule(
   ctx: Pick<ModuleContext, 'log'>,
   {
     premium,
+    songs,
     settings,
-  }: { premium: Pick<PremiumModule, 'isSubscribed'>; settings: CompanionSettings },
+  }: {
+    premium: Pick<PremiumModule, 'isSubscribed'>;
+    songs: Pick<SongsModule, 'catalogueNames'>;
+    settings: CompanionSettings;
+  },
 ): CompanionModule {
   const speech = createSpeech({
     modelDir: DEFAULT_MODEL_DIR,
@@ -48,7 +70,7 @@ export function createCompanionModule(
   const engines =
     settings.provider === 'openai'
       ? createOpenAiEngines({ settings: settings.openai, log: ctx.log })
-      : createLocalEngines({ speech, log: ctx.log });
+      : createLocalEngines({ speech, log: ctx.log, names: vocabulary(songs) });
   const companion = createCompanionService({
     engines,
     isSubscribed: premium.isSubscribed,

@@ -39,6 +39,8 @@ export type SongsModule = FeatureModule & {
   songDtos(rows: SongRow[]): Promise<SongDto[]>;
   /** The external catalogue's tracks for `query` as songs (never stored; spec §7). */
   externalSongs(query: string, now: Date): Promise<SongDto[]>;
+  /** The `limit` most played own songs' titles and their artists' names, each once. */
+  catalogueNames(limit: number): Promise<{ titles: string[]; artists: string[] }>;
   /** Hears of every write to songs, before it starts and once it has ended (ADR 0011). */
   onCatalogueWrite(listener: CatalogueWriteListener): void;
 };
@@ -106,6 +108,13 @@ export function createSongsModule(
     songsByIds: (ids) => songs.byIds(ids),
     songDtos: songs.dtos,
     externalSongs: songs.external,
+    catalogueNames: async (limit) => {
+      const rows = await repository.reads.mostPlayedNames(limit);
+      return {
+        titles: [...new Set(rows.map((r) => r.title))],
+        artists: [...new Set(rows.flatMap((r) => (r.artist ? [r.artist] : [])))],
+      };
+    },
     onCatalogueWrite: writes.listen,
   };
 }

@@ -64,6 +64,16 @@ export function createSongsRepository(db: Db) {
         .limit(limit);
     },
 
+    /** The most played own songs' titles and artists' names (the companion's vocabulary). */
+    async mostPlayedNames(limit: number): Promise<{ title: string; artist: string | null }[]> {
+      return db
+        .select({ title: songs.title, artist: songs.artist })
+        .from(songs)
+        .where(sql`${songs.source} is null`)
+        .orderBy(desc(songs.playCount), desc(songs.createdAt), desc(songs.id))
+        .limit(limit);
+    },
+
     /** Newest first among songs whose genre equals `genre` ignoring case (lower(genre) index). */
     async byGenre(genre: string, limit: number): Promise<SongRow[]> {
       return db
