@@ -48,6 +48,8 @@ const routesFromTable = {
     'src/server/modules/media/media.routes.ts',
     'src/server/modules/notifications/notifications-live.routes.ts',
     'src/server/modules/companion/companion-socket.routes.ts',
+    // /rest: the OpenSubsonic protocol for phone apps, not the JSON API (ADR 0034).
+    'src/server/modules/subsonic/subsonic-rest.routes.ts',
   ],
   rules: {
     'no-restricted-syntax': [

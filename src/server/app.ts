@@ -44,6 +44,7 @@ import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
+import { createSubsonicModule } from './modules/subsonic/subsonic.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
 import { createTipsModule } from './modules/tips/tips.module.ts';
 import { createAiModule } from './modules/ai/ai.module.ts';
@@ -53,6 +54,7 @@ import { resolveSecretKey } from './security/secrets.ts';
 import type { CrashPoint } from './storage/crash-point.ts';
 import { createRevenueModule, type BeforeCommit } from './modules/revenue/revenue.module.ts';
 import { createStorage } from './storage/create-storage.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 import type { Storage } from './storage/storage.ts';
 
 export type AppDeps = {
@@ -284,6 +286,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         publicUrl,
         dev: env.dev,
       },
+    }),
+    createSubsonicModule(ctx, {
+      roles,
+      settings: { serverVersion: packageJson.version },
+      // Other endpoint files' method maps join here.
+      extraMethods: [],
     }),
   ];
   for (const module of modules) await app.register(module.plugin);

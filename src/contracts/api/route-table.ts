@@ -18,6 +18,7 @@ import { revenueApi } from './revenue.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
+import { subsonicApi } from './subsonic.api.ts';
 import { systemApi } from './system.api.ts';
 import { tipsApi } from './tips.api.ts';
 import { withdrawalsApi } from './withdrawals.api.ts';
@@ -50,6 +51,7 @@ export const routeTable = {
   artistAnalytics: artistAnalyticsApi,
   ai: aiApi,
   recommendations: recommendationsApi,
+  subsonic: subsonicApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -20,6 +20,8 @@ export const tableOwners: Record<string, string | null> = {
   mfa_challenges: 'mfa',
   signing_keys: 'security',
   rate_limits: 'security',
+  // Phone apps' passwords for the /rest API (subsonic.schema.ts).
+  subsonic_app_passwords: 'subsonic',
 
   // The catalogue (catalogue.schema.ts, media.schema.ts). search_terms, song_genres and
   // song_artists are kept by triggers on songs (migration 0003), not by code.

@@ -38,6 +38,20 @@ export const rateRules = {
     windowMs: 60 * MINUTE,
     message: aiMessages.rateLimited,
   },
+  // Subsonic apps authenticate every request (docs/decisions/0034): only failures count, and a
+  // caller over either limit is refused before its credentials are looked at.
+  subsonicAuthFailPerIp: {
+    name: 'subsonic-auth:ip',
+    limit: 30,
+    windowMs: 5 * MINUTE,
+    message: 'Too many failed sign-in attempts. Try again later.',
+  },
+  subsonicAuthFailPerIpUser: {
+    name: 'subsonic-auth:ip-user',
+    limit: 10,
+    windowMs: 5 * MINUTE,
+    message: 'Too many failed sign-in attempts. Try again later.',
+  },
   // Counted before the check, so parallel guesses cannot slip past the limit; a success
   // clears it.
   mfaVerifyPerFactor: {
@@ -136,6 +150,23 @@ export function createRateLimiter(deps: { repo: RateLimitsRepository; now: () =>
       }
       await sweep(now);
       if (refusedBy) throw refuse();
+    },
+
+    /** The first rule already at its limit for its subject, counting nothing; else null. */
+    async over(...checks: Array<{ rule: RateRule; subject: string }>): Promise<RateRule | null> {
+      const now = deps.now();
+      const keys = checks.map(({ rule, subject }) => `${rule.name}:${subject}`);
+      const current = new Map((await deps.repo.read(keys)).map((r) => [r.key, r]));
+      for (const [i, { rule }] of checks.entries()) {
+        const row = current.get(keys[i]!);
+        if (
+          row &&
+          row.windowStart.getTime() > now.getTime() - rule.windowMs &&
+          row.hits >= rule.limit
+        )
+          return rule;
+      }
+      return null;
     },
 
     /** Forgets the attempts counted under `rule` for `subject` (e.g. after a success). */

@@ -9,3 +9,4 @@ export * from './media.schema.ts';
 export * from './withdrawals.schema.ts';
 export * from './ai.schema.ts';
 export * from './recommendations.schema.ts';
+export * from './subsonic.schema.ts';

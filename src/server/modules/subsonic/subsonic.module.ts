@@ -1,0 +1,68 @@
+import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import type { RolesModule } from '../roles/roles.module.ts';
+import { createSecretBox } from '../../security/secret-box.ts';
+import { createSubsonicAuthService } from './subsonic-auth.service.ts';
+import { OPEN_SUBSONIC_EXTENSIONS, createSystemMethods } from './subsonic-system.methods.ts';
+import { createSubsonicPasswordsRepository } from './subsonic-passwords.repository.ts';
+import { subsonicPasswordsRoutes } from './subsonic-passwords.routes.ts';
+import { subsonicRestRoutes } from './subsonic-rest.routes.ts';
+import type { SubsonicMethods } from './subsonic-method.ts';
+
+export type {
+  SubsonicCaller,
+  SubsonicHandler,
+  SubsonicMethods,
+  SubsonicParams,
+} from './subsonic-method.ts';
+export type SubsonicModule = FeatureModule;
+
+/**
+ * The OpenSubsonic API (docs/decisions/0034): /rest/{method} for phone and desktop apps,
+ * signed in with per-user app passwords, and /api/me/subsonic/passwords where users manage
+ * them. Endpoint files other than this module's own (browse, media, playlists…) come in
+ * `extraMethods`, merged into one method map (a name defined twice fails at start-up).
+ */
+export function createSubsonicModule(
+  ctx: ModuleContext,
+  deps: {
+    roles: Pick<RolesModule, 'rolesOf'>;
+    settings: { serverVersion: string };
+    extraMethods?: SubsonicMethods[];
+  },
+): SubsonicModule {
+  const repo = createSubsonicPasswordsRepository(ctx.database.db);
+  const auth = createSubsonicAuthService({
+    repo,
+    box: createSecretBox(ctx.secretKey, 'subsonic-app-passwords'),
+    limiter: ctx.rateLimiter,
+    rolesOf: (userId) => deps.roles.rolesOf(userId),
+    log: ctx.log,
+  });
+  const methods = mergeMethods(
+    {
+      ...createSystemMethods({ repo, rolesOf: (userId) => deps.roles.rolesOf(userId) }),
+      getOpenSubsonicExtensions: async () => ({ openSubsonicExtensions: OPEN_SUBSONIC_EXTENSIONS }),
+    },
+    ...(deps.extraMethods ?? []),
+  );
+  return {
+    name: 'subsonic',
+    plugin: async (app) => {
+      await app.register(subsonicPasswordsRoutes({ auth }), { prefix: '/api' });
+      await app.register(
+        subsonicRestRoutes({ methods, auth, serverVersion: deps.settings.serverVersion }),
+      );
+    },
+  };
+}
+
+/** One map from many; a name two maps define is a wiring mistake, refused at start-up. */
+export function mergeMethods(...maps: SubsonicMethods[]): SubsonicMethods {
+  const merged: SubsonicMethods = {};
+  for (const map of maps)
+    for (const [name, handler] of Object.entries(map)) {
+      if (Object.hasOwn(merged, name)) throw new Error(`Subsonic method defined twice: ${name}`);
+      merged[name] = handler;
+    }
+  return merged;
+}
