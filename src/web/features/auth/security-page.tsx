@@ -26,6 +26,7 @@ import {
   useRemoveFactor,
 } from '@/web/features/auth/use-mfa.ts';
 import { FactorsLoadError } from '@/web/features/auth/factors-load-error.tsx';
+import { SubsonicPasswordsCard } from '@/web/features/auth/subsonic-passwords-card.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 type TotpEnrolment = EnrolledFactor & { totp: NonNullable<EnrolledFactor['totp']> };
@@ -204,6 +205,8 @@ export default function SecurityPage() {
           )}
         </CardContent>
       </Card>
+
+      {!stepUp && <SubsonicPasswordsCard />}
     </div>
   );
 }
