@@ -3,7 +3,6 @@ CREATE TABLE "subsonic_app_passwords" (
 	"user_id" uuid NOT NULL,
 	"name" text NOT NULL,
 	"sealed_secret" text NOT NULL,
-	"last_used_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "subsonic_app_passwords_name_len" CHECK (char_length("subsonic_app_passwords"."name") between 1 and 100)
 );

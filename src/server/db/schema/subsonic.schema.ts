@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
 import { createdAt, lengthBetween } from './columns.ts';
 
@@ -14,7 +14,6 @@ export const subsonicAppPasswords = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     sealedSecret: text('sealed_secret').notNull(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
