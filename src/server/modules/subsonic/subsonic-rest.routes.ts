@@ -117,22 +117,30 @@ export const subsonicRestRoutes =
         .header('cross-origin-resource-policy', 'cross-origin');
 
     // CORS preflight: any origin, the methods and headers a Subsonic web client sends.
-    app.options('/rest/*', { config: { securityHeaders: false } }, async (_request, reply) =>
-      headers(reply)
-        .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-        .header(
-          'access-control-allow-headers',
-          'Content-Type, Authorization, X-Requested-With, Accept, Range',
-        )
-        .header('access-control-max-age', '86400')
-        .code(204)
-        .send(),
+    app.options(
+      '/rest/*',
+      { config: { securityHeaders: false }, schema: { hide: true } },
+      async (_request, reply) =>
+        headers(reply)
+          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+          .header(
+            'access-control-allow-headers',
+            'Content-Type, Authorization, X-Requested-With, Accept, Range',
+          )
+          .header('access-control-max-age', '86400')
+          .code(204)
+          .send(),
     );
 
     app.route({
       method: ['GET', 'POST'],
       url: '/rest/:method',
       config: { securityHeaders: false },
+      schema: {
+        tags: ['subsonic'],
+        summary:
+          'OpenSubsonic API method (ADR 0034): query or form parameters, XML/JSON/JSONP envelope, errors as HTTP 200 envelopes',
+      },
       handler: async (request, reply) => {
         headers(reply);
         const params = paramsOf(request);
