@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { envelope, isCallbackName, toJson, toXml, xmlText } from './subsonic-envelope.ts';
 
 const parse = (xml: string) =>
-  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false })
-    .parse(xml) as Record<string, Record<string, unknown>>;
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+  }).parse(xml) as Record<string, Record<string, unknown>>;
 
 describe('the subsonic envelope', () => {
   const head = { status: 'ok' as const, serverVersion: '0.1.0' };
@@ -12,7 +15,12 @@ describe('the subsonic envelope', () => {
   it('writes scalars as attributes, objects as elements and arrays as repeated elements', () => {
     const xml = toXml(
       envelope(head, {
-        musicFolders: { musicFolder: [{ id: 1, name: 'Music' }, { id: 2, name: 'More' }] },
+        musicFolders: {
+          musicFolder: [
+            { id: 1, name: 'Music' },
+            { id: 2, name: 'More' },
+          ],
+        },
         genres: { genre: [{ songCount: 3, value: 'Rock' }] },
       }),
     );
