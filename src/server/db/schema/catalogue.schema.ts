@@ -156,6 +156,11 @@ export const songs = pgTable(
         .where(sql`lower(${t.genre}) = ${sql.raw(`'${g}'`)}`),
     ),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
+    // The own songs' ids in order: a Subsonic client's full listing (search3 with an empty
+    // query) pages through them by OFFSET, which then skips index entries, not rows.
+    index('songs_own_id_idx')
+      .on(t.id)
+      .where(sql`${t.source} is null`),
   ],
 );
 
