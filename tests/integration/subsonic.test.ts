@@ -71,6 +71,30 @@ describe.each(dbKinds)('the Subsonic API on %s', (kind) => {
     secret = await create(alice, 'Phone');
   });
 
+  describe('browse methods through /rest', () => {
+    it('answers getArtists and search3 for the signed-in app, in JSON and well-formed XML', async () => {
+      const auth = { u: alice.email, p: secret.password };
+      const artists = await rest('getArtists', auth);
+      expect(artists).toMatchObject({
+        status: 'ok',
+        artists: { ignoredArticles: 'The An A' },
+      });
+      const found = await rest('search3', { ...auth, query: '' });
+      expect(found).toMatchObject({ status: 'ok', searchResult3: expect.any(Object) });
+      const xml = await ctx.app.inject({
+        url: `/rest/getAlbumList2.view?${new URLSearchParams({ ...auth, type: 'newest' })}`,
+        remoteAddress: freshIp(),
+      });
+      expect(XMLValidator.validate(xml.body)).toBe(true);
+      expect(xmlParser.parse(xml.body)['subsonic-response']).toMatchObject({ status: 'ok' });
+      // An id of nothing is Subsonic's 70, not an HTTP error.
+      expect(await rest('getAlbum', { ...auth, id: '../../etc/passwd' })).toMatchObject({
+        status: 'failed',
+        error: { code: 70 },
+      });
+    });
+  });
+
   describe('envelopes', () => {
     it('answers ping in XML by default, well-formed, with the envelope fields', async () => {
       const res = await ctx.app.inject({

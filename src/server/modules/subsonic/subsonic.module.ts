@@ -2,6 +2,8 @@ import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { RolesModule } from '../roles/roles.module.ts';
 import { createSecretBox } from '../../security/secret-box.ts';
 import { createSubsonicAuthService } from './subsonic-auth.service.ts';
+import { createBrowseMethods } from './subsonic-browse.ts';
+import { createSubsonicBrowseRepository } from './subsonic-browse.repository.ts';
 import { OPEN_SUBSONIC_EXTENSIONS, createSystemMethods } from './subsonic-system.methods.ts';
 import { createSubsonicPasswordsRepository } from './subsonic-passwords.repository.ts';
 import { subsonicPasswordsRoutes } from './subsonic-passwords.routes.ts';
@@ -43,6 +45,7 @@ export function createSubsonicModule(
       ...createSystemMethods({ repo, rolesOf: (userId) => deps.roles.rolesOf(userId) }),
       getOpenSubsonicExtensions: async () => ({ openSubsonicExtensions: OPEN_SUBSONIC_EXTENSIONS }),
     },
+    createBrowseMethods({ browse: createSubsonicBrowseRepository(ctx.database.db) }),
     ...(deps.extraMethods ?? []),
   );
   return {
