@@ -62,6 +62,20 @@ describe('the companion’s catalogue', () => {
     expect(query(asked[0]!)).toEqual({ genre: 'jazz', limit: '10' });
   });
 
+  it('a genre the recommender has nothing left of (just played) falls back to its songs', async () => {
+    const asked = serve({
+      [recommendationsApi.list.path]: { personal: true, songs: [] },
+      [songsApi.list.path]: { songs: [song('a', 'Blue')] },
+    });
+    const songs = await catalogue.recommendations({ genre: 'jazz', limit: 10 });
+    expect(songs.map((s) => s.title)).toEqual(['Blue']);
+    expect(asked.map((u) => new URL(u, 'http://canto.test').pathname)).toEqual([
+      recommendationsApi.list.path,
+      songsApi.list.path,
+    ]);
+    expect(query(asked[1]!)).toEqual({ genre: 'jazz', limit: '10' });
+  });
+
   it('recommendations without a genre are the listener’s own, in the recommender’s order', async () => {
     const [a, b] = [song('a', 'A'), song('b', 'B')];
     const asked = serve({ [recommendationsApi.list.path]: { personal: false, songs: [b, a] } });
