@@ -223,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     payouts: payouts.withdrawalPayouts,
   });
   const library = createLibraryModule(ctx, { songs });
+  const social = createSocialModule(ctx, { notifications, songs });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -252,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       settings: { publicUrl, offload: env.mediaOffload },
     }),
     notifications,
-    createSocialModule(ctx, { notifications, songs }),
+    social,
     premium,
     createAdsModule(ctx, {
       media: mediaModule,
@@ -289,9 +290,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }),
     createSubsonicModule(ctx, {
       roles,
+      songs,
+      media: mediaModule,
+      library,
+      listening,
+      podcasts,
+      social,
       settings: { serverVersion: packageJson.version },
-      // Other endpoint files' method maps join here.
-      extraMethods: [],
     }),
   ];
   for (const module of modules) await app.register(module.plugin);

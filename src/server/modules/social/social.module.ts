@@ -40,6 +40,9 @@ export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): Prof
  * under /api: GET /profiles/{userId}, GET /profiles/{userId}/songs, GET|PATCH /me/profile,
  * PUT /me/profile/avatar, PUT|DELETE /follows/{userId}, GET /me/following.
  */
+/** Profiles and follows; the Subsonic API stars artists through the follows it offers here. */
+export type SocialModule = FeatureModule;
+
 export function createSocialModule(
   ctx: ModuleContext,
   {
@@ -49,7 +52,7 @@ export function createSocialModule(
     notifications: Pick<NotificationsModule, 'notify'>;
     songs: Pick<SongsModule, 'songsByIds'>;
   },
-): FeatureModule {
+): SocialModule {
   const db = ctx.database.db;
   const profiles = createProfilesService({
     profiles: createProfilesRepository(db),

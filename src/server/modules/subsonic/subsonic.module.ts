@@ -1,5 +1,4 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { RolesModule } from '../roles/roles.module.ts';
 import { createSecretBox } from '../../security/secret-box.ts';
 import { createSubsonicAuthService } from './subsonic-auth.service.ts';
 import { createBrowseMethods } from './subsonic-browse.ts';
@@ -9,7 +8,13 @@ import { createSubsonicPasswordsRepository } from './subsonic-passwords.reposito
 import { subsonicPasswordsRoutes } from './subsonic-passwords.routes.ts';
 import { subsonicRestRoutes } from './subsonic-rest.routes.ts';
 import type { SubsonicMethods } from './subsonic-method.ts';
+import type { SubsonicDeps } from './subsonic-deps.ts';
+import { createMediaMethods } from './subsonic-media.methods.ts';
+import { createPlaylistMethods } from './subsonic-playlists.methods.ts';
+import { createPodcastMethods } from './subsonic-podcasts.methods.ts';
+import { createUserStateMethods } from './subsonic-user-state.methods.ts';
 
+export type { SubsonicDeps } from './subsonic-deps.ts';
 export type {
   SubsonicCaller,
   SubsonicHandler,
@@ -21,17 +26,10 @@ export type SubsonicModule = FeatureModule;
 /**
  * The OpenSubsonic API (docs/decisions/0034): /rest/{method} for phone and desktop apps,
  * signed in with per-user app passwords, and /api/me/subsonic/passwords where users manage
- * them. Endpoint files other than this module's own (browse, media, playlists…) come in
- * `extraMethods`, merged into one method map (a name defined twice fails at start-up).
+ * them. Each endpoint file (system, browse, media, user state, playlists, podcasts) gives a
+ * method map; they merge into one (a name defined twice fails at start-up).
  */
-export function createSubsonicModule(
-  ctx: ModuleContext,
-  deps: {
-    roles: Pick<RolesModule, 'rolesOf'>;
-    settings: { serverVersion: string };
-    extraMethods?: SubsonicMethods[];
-  },
-): SubsonicModule {
+export function createSubsonicModule(ctx: ModuleContext, deps: SubsonicDeps): SubsonicModule {
   const repo = createSubsonicPasswordsRepository(ctx.database.db);
   const auth = createSubsonicAuthService({
     repo,
@@ -46,7 +44,10 @@ export function createSubsonicModule(
       getOpenSubsonicExtensions: async () => ({ openSubsonicExtensions: OPEN_SUBSONIC_EXTENSIONS }),
     },
     createBrowseMethods({ browse: createSubsonicBrowseRepository(ctx.database.db) }),
-    ...(deps.extraMethods ?? []),
+    createMediaMethods(ctx, deps),
+    createUserStateMethods(ctx, deps),
+    createPlaylistMethods(ctx, deps),
+    createPodcastMethods(ctx, deps),
   );
   return {
     name: 'subsonic',
