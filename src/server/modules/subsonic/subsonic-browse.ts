@@ -27,14 +27,18 @@ import {
  * - an artist: `ar-<artist's user uuid>`;
  * - an album: `al-<artist's user uuid>-<year>`, one artist's uploads of one UTC year (Canto
  *   has no album table), stable as long as the songs are;
- * - coverArt: the song's, album's or artist's id, which getCoverArt resolves (an album's and
- *   an artist's cover is their newest song's).
+ * - a podcast show: `pc-<uuid>`; an episode: `ep-<uuid>` (its streamId and its id);
+ * - a playlist: its uuid (only the playlist methods take playlist ids);
+ * - coverArt: the song's, album's, artist's or show's id, which getCoverArt resolves (an
+ *   album's and an artist's cover is their newest song's; an episode shows its show's).
  */
 
 export type SubsonicId =
   | { kind: 'song'; songId: string }
   | { kind: 'artist'; artistId: string }
-  | { kind: 'album'; artistId: string; year: number };
+  | { kind: 'album'; artistId: string; year: number }
+  | { kind: 'podcast'; podcastId: string }
+  | { kind: 'episode'; episodeId: string };
 
 const albumIdPattern = /^al-(.{36})-(\d{4})$/;
 
@@ -43,6 +47,10 @@ export function parseSubsonicId(id: string): SubsonicId | null {
   if (isUuid(id)) return { kind: 'song', songId: id.toLowerCase() };
   if (id.startsWith('ar-') && isUuid(id.slice(3)))
     return { kind: 'artist', artistId: id.slice(3).toLowerCase() };
+  if (id.startsWith('pc-') && isUuid(id.slice(3)))
+    return { kind: 'podcast', podcastId: id.slice(3).toLowerCase() };
+  if (id.startsWith('ep-') && isUuid(id.slice(3)))
+    return { kind: 'episode', episodeId: id.slice(3).toLowerCase() };
   const album = albumIdPattern.exec(id);
   if (album && isUuid(album[1]!) && Number(album[2]) >= 1)
     return { kind: 'album', artistId: album[1]!.toLowerCase(), year: Number(album[2]) };
@@ -50,6 +58,8 @@ export function parseSubsonicId(id: string): SubsonicId | null {
 }
 
 export const artistId = (uuid: string) => `ar-${uuid}`;
+export const podcastId = (uuid: string) => `pc-${uuid}`;
+export const episodeId = (uuid: string) => `ep-${uuid}`;
 export const albumId = (uuid: string, year: number) =>
   `al-${uuid}-${String(year).padStart(4, '0')}`;
 
