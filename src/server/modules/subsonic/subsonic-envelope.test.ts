@@ -49,6 +49,12 @@ describe('the subsonic envelope', () => {
     expect(xml).toContain('title="one&#10;two&#9;three"');
   });
 
+  it("keeps an element text's carriage returns, which XML parsers would turn into line feeds", () => {
+    const xml = toXml(envelope(head, { line: [{ value: 'one\r\ntwo\rthree' }], item: ['a\rb'] }));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('<line>one&#13;\ntwo&#13;three</line><item>a&#13;b</item>');
+  });
+
   it('escapes the five markup characters and drops what XML 1.0 cannot hold', () => {
     expect(xmlText(`<>&"'`)).toBe('&lt;&gt;&amp;&quot;&apos;');
     expect(xmlText('x\u0000y\uFFFEz\uDC00')).toBe('xyz');

@@ -41,6 +41,10 @@ const XML_ESCAPES: Record<string, string> = {
 const attrText = (value: string) =>
   xmlText(value).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 
+// XML parsers turn a raw CR (and CRLF) of element text into LF; encoded, a lyric's or a
+// description's line endings arrive as written.
+const elementText = (value: string) => xmlText(value).replace(/\r/g, '&#13;');
+
 // Names come from the code (method payload keys), never from input; checked all the same.
 const XML_NAME = /^[A-Za-z_][\w.-]*$/;
 function xmlName(name: string): string {
@@ -62,7 +66,7 @@ function element(name: string, value: unknown, out: string[]): void {
   const tag = xmlName(name);
   if (isScalar(value) || value instanceof Date) {
     const text = value instanceof Date ? value.toISOString() : scalarText(value);
-    out.push(`<${tag}>${xmlText(text)}</${tag}>`);
+    out.push(`<${tag}>${elementText(text)}</${tag}>`);
     return;
   }
   const fields = Object.entries(value as Record<string, unknown>);
@@ -71,7 +75,7 @@ function element(name: string, value: unknown, out: string[]): void {
   const children: Array<[string, unknown]> = [];
   for (const [key, v] of fields) {
     if (v === undefined || v === null) continue;
-    if (key === 'value' && isScalar(v)) text = xmlText(scalarText(v));
+    if (key === 'value' && isScalar(v)) text = elementText(scalarText(v));
     else if (v instanceof Date) attrs += ` ${xmlName(key)}="${v.toISOString()}"`;
     else if (isScalar(v)) attrs += ` ${xmlName(key)}="${attrText(scalarText(v))}"`;
     else children.push([key, v]);
