@@ -275,6 +275,8 @@ describe.each(dbKinds)('Subsonic playlists on %s', (kind) => {
       ['playlistId', id],
       ['public', 'maybe'],
     ]);
+    // Nothing asked, nothing written.
+    await ok(alice, 'updatePlaylist', [['playlistId', id]]);
     // Replacing the songs with an unknown one: the old songs stay.
     await failsWith(70, alice, 'createPlaylist', [
       ['playlistId', id],

@@ -211,6 +211,14 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
      */
     async edit(userId: string, id: string, change: PlaylistEdit): Promise<void> {
       await owned(userId, id);
+      const asksNothing =
+        change.title === undefined &&
+        change.description === undefined &&
+        change.isPublic === undefined &&
+        change.removeIndexes.length === 0 &&
+        change.addSongIds.length === 0;
+      // As the web's empty PATCH: nothing to change, nothing written (not even updated_at).
+      if (asksNothing) return;
       const body = checked(updatePlaylistBody, {
         ...(change.title !== undefined && { title: change.title }),
         ...(change.description !== undefined && { description: change.description }),
