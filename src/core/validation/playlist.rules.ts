@@ -31,6 +31,8 @@ export const playlistMessages = {
   trackRemoved: 'Track removed from playlist',
   removeFailed: 'Failed to remove track',
   trackNotInPlaylist: 'That track is not in this playlist',
+  // A phone app removes tracks by their index in the play order.
+  trackIndexOutOfRange: 'There is no track at that position',
 } as const;
 
 export const playlistTitle = () =>

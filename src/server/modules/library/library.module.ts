@@ -6,7 +6,13 @@ import { createLikesRepository } from './likes.repository.ts';
 import { createLikesService } from './likes.service.ts';
 import { createPlaylistsRepository } from './playlists.repository.ts';
 import { playlistsRoutes } from './playlists.routes.ts';
-import { createPlaylistsService } from './playlists.service.ts';
+import {
+  createPlaylistsService,
+  type PlaylistEdit,
+  type PlaylistListing,
+} from './playlists.service.ts';
+
+export type { PlaylistEdit, PlaylistListing } from './playlists.service.ts';
 
 /** What other modules may ask of the library. */
 export type LibraryModule = FeatureModule & {
@@ -28,6 +34,36 @@ export type LibraryModule = FeatureModule & {
   ): Promise<boolean>;
   /** The owner's playlist's songs in play order; null when it is not theirs or gone. */
   playlistSongIds(playlistId: string, userId: string): Promise<string[] | null>;
+
+  // The same playlists to other clients (the Subsonic API), by the web's rules: each throws
+  // the AppError the /api route would answer (not_found for another's private playlist,
+  // permission_denied for another's public one, validation_failed with the form's message,
+  // song_not_found, duplicate), and a refused change writes nothing.
+
+  /** Own playlists and everyone's public ones, newest first; with `ownerId`, that owner's. */
+  visiblePlaylists(userId: string, ownerId?: string): Promise<PlaylistListing[]>;
+  /** A playlist `userId` may see, with its song ids in play order. */
+  visiblePlaylist(
+    userId: string,
+    playlistId: string,
+  ): Promise<{ playlist: PlaylistListing; songIds: string[] }>;
+  /** A new playlist of `userId`'s holding `songIds` (each once, in order); its id. */
+  createPlaylistFromSongs(
+    userId: string,
+    input: { title: string; isPublic?: boolean },
+    songIds: string[],
+  ): Promise<string>;
+  /** The owner's playlist with exactly `songIds`, retitled when `title` is given. */
+  setPlaylistSongs(
+    userId: string,
+    playlistId: string,
+    songIds: string[],
+    title?: string,
+  ): Promise<void>;
+  /** One all-or-nothing change of the owner's playlist: fields, removals by index, adds. */
+  editPlaylist(userId: string, playlistId: string, change: PlaylistEdit): Promise<void>;
+  /** Deletes the owner's playlist and its tracks. */
+  deletePlaylist(userId: string, playlistId: string): Promise<void>;
 };
 
 /**
@@ -56,6 +92,12 @@ export function createLibraryModule(
     replacePlaylistSongs: (playlistId, userId, change, tx) =>
       playlistRows.replaceTracks(playlistId, userId, change, tx),
     playlistSongIds: (playlistId, userId) => playlistRows.ownTrackIds(playlistId, userId),
+    visiblePlaylists: playlists.listVisible,
+    visiblePlaylist: playlists.listing,
+    createPlaylistFromSongs: playlists.createWithSongs,
+    setPlaylistSongs: playlists.replaceSongs,
+    editPlaylist: playlists.edit,
+    deletePlaylist: playlists.remove,
     plugin: async (app) => {
       await app.register(likesRoutes({ likes }), { prefix: '/api' });
       await app.register(playlistsRoutes({ playlists }), { prefix: '/api' });

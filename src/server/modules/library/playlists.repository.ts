@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { playlists, playlistTracks, profiles } from '../../db/schema/index.ts';
 import { isSqlState, queryRows } from '../../db/sql-results.ts';
@@ -38,6 +38,21 @@ export type PlaylistRow = {
   updatedAt: Date | null;
 };
 
+/**
+ * A playlist as the Subsonic listing shows it: its summary, its tracks' total duration, its
+ * owner's sign-in name (a Subsonic username is the account's email) and its first track.
+ */
+export type PlaylistListingRow = PlaylistRow & {
+  durationMs: number;
+  ownerEmail: string;
+  firstSongId: string | null;
+};
+
+export type EditTracksResult =
+  | { outcome: 'edited' }
+  | { outcome: 'gone' | 'bad_index' | 'no_song' | 'full' }
+  | { outcome: 'duplicate'; title: string };
+
 export type AddTrackResult =
   | { outcome: 'added'; position: number }
   | { outcome: 'gone' | 'no_song' | 'full' }
@@ -49,6 +64,19 @@ export type MoveTrackResult =
 /** playlists and playlist_tracks rows. */
 export function createPlaylistsRepository(db: Db) {
   const summaries = () => db.select(summaryColumns).from(playlists);
+  // Reads songs and users for set work only (ADR 0024): durations and the owner's email.
+  const listings = () =>
+    db
+      .select({
+        ...summaryColumns,
+        durationMs:
+          sql<number>`(select coalesce(sum(s.duration_ms), 0)::bigint from playlist_tracks t
+          join songs s on s.id = t.song_id where t.playlist_id = playlists.id)`.mapWith(Number),
+        ownerEmail: sql<string>`(select u.email from users u where u.id = playlists.user_id)`,
+        firstSongId: sql<string | null>`(select t.song_id from playlist_tracks t
+          where t.playlist_id = playlists.id order by t.position, t.added_at, t.song_id limit 1)`,
+      })
+      .from(playlists);
 
   return {
     /** Newest first (playlists_user_created_idx); ties by id, so the order is stable. */
@@ -56,6 +84,32 @@ export function createPlaylistsRepository(db: Db) {
       return summaries()
         .where(eq(playlists.userId, userId))
         .orderBy(desc(playlists.createdAt), desc(playlists.id));
+    },
+
+    /**
+     * The playlists `viewerId` may see, newest first: their own and everyone's public ones;
+     * with `ownerId`, only that owner's among them.
+     */
+    listVisible(viewerId: string, ownerId?: string): Promise<PlaylistListingRow[]> {
+      const visible = or(eq(playlists.userId, viewerId), eq(playlists.isPublic, true));
+      return listings()
+        .where(ownerId ? and(eq(playlists.userId, ownerId), visible) : visible)
+        .orderBy(desc(playlists.createdAt), desc(playlists.id));
+    },
+
+    async findListing(id: string): Promise<PlaylistListingRow | null> {
+      const [row] = await listings().where(eq(playlists.id, id));
+      return row ?? null;
+    },
+
+    /** Which of `ids` are stored songs (not external catalogue rows): a read of songs. */
+    async storedSongIds(ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const found = await queryRows<{ id: string }>(
+        db,
+        sql`select id from songs where id = any(${`{${ids.join(',')}}`}::uuid[]) and source is null`,
+      );
+      return new Set(found.map((r) => r.id));
     },
 
     async find(id: string): Promise<PlaylistRow | null> {
@@ -276,6 +330,81 @@ export function createPlaylistsRepository(db: Db) {
         return true;
       };
       return tx ? run(tx) : db.transaction(run);
+    },
+
+    /**
+     * One edit of the owner's playlist, all or nothing, under its row lock: the tracks at
+     * `removeIndexes` (of the current play order) go, `addSongIds` are appended after the
+     * last one, and `patch` is applied. Nothing is written when an index is out of range, a
+     * song is not a stored song, a song would be there twice, or the playlist would hold more
+     * than `maxTracks`. A removal leaves a gap in the positions, as removeTrack does.
+     */
+    async editTracks(
+      playlistId: string,
+      userId: string,
+      change: {
+        patch: { title?: string; description?: string | null; isPublic?: boolean };
+        removeIndexes: number[];
+        addSongIds: string[];
+      },
+      maxTracks: number,
+    ): Promise<EditTracksResult> {
+      const edit = db.transaction(async (tx): Promise<EditTracksResult> => {
+        const [playlist] = await tx
+          .select({ title: playlists.title })
+          .from(playlists)
+          .where(and(eq(playlists.id, playlistId), eq(playlists.userId, userId)))
+          .for('update');
+        if (!playlist) return { outcome: 'gone' };
+        const current = await tx
+          .select({ songId: playlistTracks.songId, position: playlistTracks.position })
+          .from(playlistTracks)
+          .where(eq(playlistTracks.playlistId, playlistId))
+          .orderBy(playlistTracks.position, playlistTracks.addedAt, playlistTracks.songId);
+        if (change.removeIndexes.some((i) => i < 0 || i >= current.length))
+          return { outcome: 'bad_index' };
+        const removed = new Set(change.removeIndexes.map((i) => current[i]!.songId));
+        const kept = current.filter((t) => !removed.has(t.songId));
+        const present = new Set(kept.map((t) => t.songId));
+        for (const id of change.addSongIds) {
+          if (present.has(id)) return { outcome: 'duplicate', title: playlist.title };
+          present.add(id);
+        }
+        if (present.size > maxTracks) return { outcome: 'full' };
+        if (change.addSongIds.length > 0) {
+          const stored = await queryRows<{ n: number }>(
+            tx,
+            sql`select count(*)::int as n from songs
+                where id = any(${`{${change.addSongIds.join(',')}}`}::uuid[]) and source is null`,
+          );
+          if (Number(stored[0]!.n) !== change.addSongIds.length) return { outcome: 'no_song' };
+        }
+        for (const songId of removed)
+          await tx
+            .delete(playlistTracks)
+            .where(
+              and(eq(playlistTracks.playlistId, playlistId), eq(playlistTracks.songId, songId)),
+            );
+        const next = kept.reduce((max, t) => Math.max(max, t.position + 1), 0);
+        if (change.addSongIds.length > 0)
+          await tx
+            .insert(playlistTracks)
+            .values(
+              change.addSongIds.map((songId, i) => ({ playlistId, songId, position: next + i })),
+            );
+        await tx
+          .update(playlists)
+          .set({ ...change.patch, updatedAt: sql`now()` })
+          .where(eq(playlists.id, playlistId));
+        return { outcome: 'edited' };
+      });
+      try {
+        return await edit;
+      } catch (error) {
+        // A song was deleted between the check and the insert: the transaction wrote nothing.
+        if (isSqlState(error, '23503')) return { outcome: 'no_song' };
+        throw error;
+      }
     },
 
     /** The owner's playlist's song ids in play order; null when it is not theirs or gone. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isSqlState } from '../../db/sql-results.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
@@ -64,6 +64,53 @@ export function createEpisodesRepository(db: Db) {
           ),
         )
         .where(inArray(podcastEpisodes.id, ids));
+    },
+
+    /** The shows' episodes, each show's by episode_number descending, then newest first. */
+    async ofShows(podcastIds: string[]): Promise<EpisodeRow[]> {
+      if (podcastIds.length === 0) return [];
+      return db
+        .select()
+        .from(podcastEpisodes)
+        .where(inArray(podcastEpisodes.podcastId, podcastIds))
+        .orderBy(
+          podcastEpisodes.podcastId,
+          desc(podcastEpisodes.episodeNumber),
+          desc(podcastEpisodes.publishedAt),
+          desc(podcastEpisodes.id),
+        );
+    },
+
+    /** The `limit` most recently published episodes of every show. */
+    newest(limit: number): Promise<EpisodeRow[]> {
+      return db
+        .select()
+        .from(podcastEpisodes)
+        .orderBy(desc(podcastEpisodes.publishedAt), desc(podcastEpisodes.id))
+        .limit(limit);
+    },
+
+    /**
+     * Episodes `userId` has a place in (position past 0), most recently moved first, with
+     * that place: what Subsonic apps call bookmarks.
+     */
+    startedBy(userId: string): Promise<Array<{ episode: EpisodeRow; progress: ProgressRow }>> {
+      return db
+        .select({ episode: podcastEpisodes, progress: episodeProgress })
+        .from(episodeProgress)
+        .innerJoin(podcastEpisodes, eq(podcastEpisodes.id, episodeProgress.episodeId))
+        .where(and(eq(episodeProgress.userId, userId), gt(episodeProgress.positionMs, 0)))
+        .orderBy(desc(episodeProgress.updatedAt), desc(episodeProgress.episodeId));
+    },
+
+    /** `userId`'s place in one episode; null when never started (or the episode is gone). */
+    async progressOf(userId: string, episodeId: string): Promise<ProgressRow | null> {
+      const [row] = await db
+        .select()
+        .from(episodeProgress)
+        .where(and(eq(episodeProgress.userId, userId), eq(episodeProgress.episodeId, episodeId)))
+        .limit(1);
+      return row ?? null;
     },
 
     async findById(id: string): Promise<EpisodeRow | null> {

@@ -1,11 +1,22 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { PodcastDto } from '../../../contracts/songs.contract.ts';
-import type { EpisodeDto } from '../../../contracts/podcasts.contract.ts';
+import {
+  episodeProgressBody,
+  type EpisodeDto,
+  type EpisodeProgressDto,
+  type PodcastShowDto,
+} from '../../../contracts/podcasts.contract.ts';
+import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
-import { createEpisodeMediaRepository, createEpisodesRepository } from './episodes.repository.ts';
+import {
+  createEpisodeMediaRepository,
+  createEpisodesRepository,
+  type EpisodeRow,
+  type ProgressRow,
+} from './episodes.repository.ts';
 import { createEpisodesService } from './episodes.service.ts';
 import { createPodcastsRepository } from './podcasts.repository.ts';
 import { podcastsRoutes } from './podcasts.routes.ts';
@@ -28,6 +39,41 @@ export const enqueueEpisodeMedia = (jobs: JobQueue, episodeId: string, tx?: Db) 
 /** A show's public feed URL and its podcast:guid (the feed module and the demo seed). */
 export { feedUrlOf, podcastGuidOf } from './feed-identity.ts';
 
+/** An episode as other clients list it (the Subsonic API): its row's facts, no URLs. */
+export type EpisodeListing = {
+  id: string;
+  podcastId: string;
+  title: string;
+  description: string | null;
+  publishedAt: Date;
+  durationMs: number | null;
+  /** The kept original's type and size (null for rows written before they were kept). */
+  audioMime: string | null;
+  audioBytes: number | null;
+  /** The original's storage key: its file name's extension is the suffix. */
+  audioKey: string | null;
+};
+
+/** Where a listener is in an episode (the web player's progress). */
+export type EpisodePlace = { positionMs: number; completed: boolean; updatedAt: Date };
+
+const toListing = (row: EpisodeRow): EpisodeListing => ({
+  id: row.id,
+  podcastId: row.podcastId,
+  title: row.title,
+  description: row.description,
+  publishedAt: row.publishedAt,
+  durationMs: row.durationMs,
+  audioMime: row.audioMime,
+  audioBytes: row.audioBytes,
+  audioKey: row.audioKey,
+});
+const toPlace = (row: ProgressRow): EpisodePlace => ({
+  positionMs: row.positionMs,
+  completed: row.completed,
+  updatedAt: row.updatedAt,
+});
+
 /** What other modules may ask of podcasts. */
 export type PodcastsModule = FeatureModule & {
   /**
@@ -39,6 +85,32 @@ export type PodcastsModule = FeatureModule & {
   searchShows(query: string, limit: number): Promise<PodcastDto[]>;
   /** Episodes by id, in the order asked, with `userId`'s progress (recently played). */
   episodesByIds(ids: string[], userId: string): Promise<EpisodeDto[]>;
+
+  // For other clients of the same shows (the Subsonic API). Canto has no subscriptions: a
+  // listener's shows are every show, as the web's Podcasts page lists them.
+
+  /** Every show, newest first (GET /api/podcasts). */
+  listShows(): Promise<PodcastShowDto[]>;
+  /** One show; null when there is none. */
+  showById(podcastId: string): Promise<PodcastShowDto | null>;
+  /** The shows' episodes, each show's by episode number descending. */
+  episodesOfShows(podcastIds: string[]): Promise<EpisodeListing[]>;
+  /** The `limit` most recently published episodes of all shows. */
+  newestEpisodes(limit: number): Promise<EpisodeListing[]>;
+  /** Episodes `userId` is part-way through (position past 0), most recently moved first. */
+  startedEpisodes(userId: string): Promise<Array<{ episode: EpisodeListing; place: EpisodePlace }>>;
+  /** `userId`'s place in an episode; null when never started. */
+  episodePlace(userId: string, episodeId: string): Promise<EpisodePlace | null>;
+  /**
+   * Records `userId`'s place as the web player's PUT /api/me/episode-progress does, by its
+   * rules (clamped to the episode, played near the end and stays played); AppError
+   * validation_failed with the web's message for a bad position, not_found for no episode.
+   */
+  saveEpisodePlace(
+    userId: string,
+    episodeId: string,
+    positionSeconds: number,
+  ): Promise<EpisodeProgressDto>;
 };
 
 export type PodcastsSettings = {
@@ -67,9 +139,10 @@ export function createPodcastsModule(
   const db = ctx.database.db;
   const media = createEpisodeMediaRepository(db);
   const shows = createPodcastsRepository(db);
+  const episodeRows = createEpisodesRepository(db);
   const episodes = createEpisodesService({
     shows,
-    episodes: createEpisodesRepository(db),
+    episodes: episodeRows,
     media,
     progress: createEpisodeProgressRepository(db),
     storage: ctx.storage,
@@ -110,5 +183,27 @@ export function createPodcastsModule(
     searchShows: podcasts.search,
     episodesByIds: episodes.byIds,
     fixFeedGuid: (podcastId, guid) => shows.fixFeedGuid(podcastId, guid),
+    listShows: podcasts.all,
+    showById: podcasts.one,
+    episodesOfShows: async (ids) => (await episodeRows.ofShows(ids)).map(toListing),
+    newestEpisodes: async (limit) => (await episodeRows.newest(limit)).map(toListing),
+    startedEpisodes: async (userId) =>
+      (await episodeRows.startedBy(userId)).map((r) => ({
+        episode: toListing(r.episode),
+        place: toPlace(r.progress),
+      })),
+    episodePlace: async (userId, episodeId) => {
+      const row = await episodeRows.progressOf(userId, episodeId);
+      return row && toPlace(row);
+    },
+    saveEpisodePlace: async (userId, episodeId, positionSeconds) => {
+      const body = episodeProgressBody.safeParse({ position: positionSeconds });
+      if (!body.success)
+        throw new AppError(
+          ErrorCode.validation,
+          body.error.issues[0]?.message ?? 'Invalid position',
+        );
+      return episodes.saveProgress(userId, episodeId, body.data);
+    },
   };
 }

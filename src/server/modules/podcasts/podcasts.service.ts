@@ -94,6 +94,12 @@ export function createPodcastsService(deps: PodcastsServiceDeps) {
       return (await shows.all()).map(toShowDto);
     },
 
+    /** One show as the list shows it; null when there is none. */
+    async one(podcastId: string): Promise<PodcastShowDto | null> {
+      const row = await shows.findById(podcastId);
+      return row && toShowDto(row);
+    },
+
     /** Spec §7 search of type podcasts: shows whose title or description contains `query`. */
     async search(query: string, limit: number): Promise<PodcastDto[]> {
       return (await shows.search(query, limit)).map((row) => ({

@@ -89,7 +89,7 @@ const yearOf = (col: SQL) => sql`extract(year from ${col} at time zone 'UTC')::i
 const yearStart = (year: number) => sql`make_timestamptz(${year}::int, 1, 1, 0, 0, 0, 'UTC')`;
 
 /** A song's columns as the child shape needs them, with the caller's like as `starred`. */
-function songSelect(userId: string) {
+export function songSelect(userId: string) {
   return sql`
     select s.id, s.artist_id, s.artist, s.title, s.genre, s.cover_art_key is not null as has_cover,
       s.file_key, s.file_url, s.duration_ms, s.play_count, s.created_at,
