@@ -3,7 +3,12 @@ import type { NotificationsModule } from '../notifications/notifications.module.
 import type { PodcastDto } from '../../../contracts/songs.contract.ts';
 import type { EpisodeDto } from '../../../contracts/podcasts.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { MediaModule } from '../media/media.module.ts';
+import {
+  storedFileOf,
+  type MediaModule,
+  type StoredAudio,
+  type StoredFile,
+} from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
 import { createEpisodeMediaRepository, createEpisodesRepository } from './episodes.repository.ts';
 import { createEpisodesService } from './episodes.service.ts';
@@ -39,6 +44,14 @@ export type PodcastsModule = FeatureModule & {
   searchShows(query: string, limit: number): Promise<PodcastDto[]>;
   /** Episodes by id, in the order asked, with `userId`'s progress (recently played). */
   episodesByIds(ids: string[], userId: string): Promise<EpisodeDto[]>;
+  /**
+   * An episode's stored audio (Subsonic's stream and download): the original and its
+   * renditions, by bitrate ascending (none while processing). Null for no episode or audio
+   * that is not a stored file.
+   */
+  episodeAudio(episodeId: string): Promise<StoredAudio | null>;
+  /** The show's stored cover, of the show or of an episode's show (Subsonic's getCoverArt). */
+  showCover(of: { podcastId: string } | { episodeId: string }): Promise<StoredFile | null>;
 };
 
 export type PodcastsSettings = {
@@ -67,9 +80,10 @@ export function createPodcastsModule(
   const db = ctx.database.db;
   const media = createEpisodeMediaRepository(db);
   const shows = createPodcastsRepository(db);
+  const episodeRows = createEpisodesRepository(db);
   const episodes = createEpisodesService({
     shows,
-    episodes: createEpisodesRepository(db),
+    episodes: episodeRows,
     media,
     progress: createEpisodeProgressRepository(db),
     storage: ctx.storage,
@@ -110,5 +124,33 @@ export function createPodcastsModule(
     searchShows: podcasts.search,
     episodesByIds: episodes.byIds,
     fixFeedGuid: (podcastId, guid) => shows.fixFeedGuid(podcastId, guid),
+    async episodeAudio(episodeId) {
+      const row = await episodeRows.findById(episodeId);
+      const original = row && storedFileOf(row.audioUrl);
+      if (!row || !original) return null;
+      const show = await shows.findById(row.podcastId);
+      const renditions = await media.renditionsOf([row.id]);
+      return {
+        title: row.title,
+        artist: show?.title ?? null,
+        original,
+        renditions: renditions.flatMap((r) => {
+          const file = storedFileOf(r.fileUrl);
+          return file
+            ? [{ ...file, format: r.format, codec: r.codec, bitrateKbps: r.bitrateKbps }]
+            : [];
+        }),
+      };
+    },
+    async showCover(of) {
+      let podcastId: string;
+      if ('episodeId' in of) {
+        const row = await episodeRows.findById(of.episodeId);
+        if (!row) return null;
+        podcastId = row.podcastId;
+      } else podcastId = of.podcastId;
+      const show = await shows.findById(podcastId);
+      return storedFileOf(show?.coverArtUrl ?? null);
+    },
   };
 }
