@@ -135,17 +135,16 @@ export function createSongsModule(
     },
     onCatalogueWrite: writes.listen,
     async ownSongAudio(songId) {
-      const row = await repository.reads.findOwn(songId);
-      const original = row && storedFileOf(row.fileUrl);
-      if (!row || !original) return null;
-      const renditions = await media.renditionsOf([row.id]);
+      const rows = await repository.reads.ownAudio(songId);
+      const original = storedFileOf(rows[0]?.fileUrl ?? null);
+      if (!original) return null;
       return {
-        title: row.title,
-        artist: row.artist,
+        title: rows[0]!.title,
+        artist: rows[0]!.artist,
         original,
-        renditions: renditions.flatMap((r) => {
-          const file = storedFileOf(r.fileUrl);
-          return file
+        renditions: rows.flatMap((r) => {
+          const file = storedFileOf(r.renditionUrl);
+          return file && r.format && r.codec && r.bitrateKbps !== null
             ? [{ ...file, format: r.format, codec: r.codec, bitrateKbps: r.bitrateKbps }]
             : [];
         }),

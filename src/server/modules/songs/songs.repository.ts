@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { profiles, songRenditions, songs } from '../../db/schema/index.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
@@ -82,6 +82,28 @@ export function createSongsRepository(db: Db) {
         .where(and(eq(songs.id, id), isNull(songs.source)))
         .limit(1);
       return row ?? null;
+    },
+
+    /**
+     * An own upload's audio in one round trip (Subsonic streams ask on every request): its
+     * title, artist and original, and one row per rendition by bitrate ascending (a row of
+     * nulls when it has none). Empty for no such song.
+     */
+    async ownAudio(id: string) {
+      return db
+        .select({
+          title: songs.title,
+          artist: songs.artist,
+          fileUrl: songs.fileUrl,
+          format: songRenditions.format,
+          codec: songRenditions.codec,
+          bitrateKbps: songRenditions.bitrateKbps,
+          renditionUrl: songRenditions.fileUrl,
+        })
+        .from(songs)
+        .leftJoin(songRenditions, eq(songRenditions.songId, songs.id))
+        .where(and(eq(songs.id, id), isNull(songs.source)))
+        .orderBy(asc(songRenditions.bitrateKbps));
     },
 
     /**
