@@ -9,7 +9,9 @@
  *
  * Rounds alternate the two paths (the median round counts). Rows (ratio = stream / media):
  * 64 KB Range requests per second (a player's seeks) and their p50 latency, and whole-file
- * MB/s (a ~5 MB rendition, a seven-minute song at 96 kbit/s). Target: ≥ 0.5 on each.
+ * MB/s (a ~5 MB rendition, a seven-minute song at 96 kbit/s). Target: ≥ 0.5 on each. The
+ * log also gives ping's requests per second: the router's authentication alone (four
+ * database reads, ADR 0034 caches nothing), which bounds what a stream can reach.
  *
  * Run alone: npx tsx bench/subsonic-stream.bench.ts (BENCH_CLIENT=autocannon forces it).
  */
@@ -101,6 +103,10 @@ export async function subsonicStreamBench(
           `${fmt(ranges[p], (m) => m.p50Ms)}; whole file MB/s ${fmt(files[p], (m) => m.bytesPerSec / 1e6)}`,
       );
     }
+
+    // Where a stream's time goes: ping is the router and its authentication alone.
+    const ping = await measure(urls.stream.replace('/rest/stream.view', '/rest/ping.view'), false);
+    log(`  for comparison, ping (authentication alone): ${Math.round(ping.reqPerSec)} req/s`);
 
     const med = (xs: Measure[], f: (m: Measure) => number) => median(xs.map(f));
     const baselineName = `the web player's signed /media URL, same file, ${client} -c${CONNECTIONS}`;
