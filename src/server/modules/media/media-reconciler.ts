@@ -146,6 +146,7 @@ export function createMediaReconciler(deps: {
         listed++;
         present.add(nameOf(key));
         if (referenced.has(nameOf(key))) continue;
+        if (bucket === 'cover-art' && derivedOfReferenced(key, referenced)) continue;
         unreferencedCount++;
         if (unreferenced.length < MAX_CANDIDATES) unreferenced.push([bucket, key]);
       }
@@ -266,6 +267,16 @@ function nameOf(key: string): bigint {
 
 const named = (uuid: string, timestamp: string | undefined) =>
   timestamp === undefined ? prefix(uuid) : prefix(uuid) ^ BigInt(timestamp);
+
+// A cover's scaled copy (cover-sizes.ts): `<cover's uuid>/<side>.jpg`, a side of at most four
+// digits where an owned key's timestamp has thirteen.
+const DERIVED_COVER = /^([0-9a-f-]{36})\/[0-9]{1,4}\.jpg$/;
+
+/** Whether `key` is a scaled copy of a cover some row still names (kept as long as it). */
+function derivedOfReferenced(key: string, referenced: NameSet): boolean {
+  const owner = DERIVED_COVER.exec(key)?.[1];
+  return owner !== undefined && referenced.has(prefix(owner));
+}
 
 /** The UUIDs a row mentions anywhere in its URL or key: all of them protect their files. */
 function namesIn(ref: MediaReference): bigint[] {

@@ -1,12 +1,20 @@
 import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { registerMediaJob, type MediaJobKind, type MediaJobPort } from '../../media/media-job.ts';
 import type { RequestLane } from '../../http/request-lane.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
+import { isValidKey, storedLocation } from '../../storage/storage.ts';
 import { createMediaUrlSigner } from '../../security/media-url-signer.ts';
 import { mediaLane } from './media.lane.ts';
-import { mediaRoutes } from './media.routes.ts';
+import {
+  mediaRoutes,
+  storedFileSender,
+  type SendOptions,
+  type SendOutcome,
+} from './media.routes.ts';
+import { createCoverSizes, type StoredFile } from './cover-sizes.ts';
 import { createMediaService, type MediaOffload, type MediaService } from './media.service.ts';
 import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
 import { createMediaReferencesRepository } from './media-references.repository.ts';
@@ -19,6 +27,23 @@ import { createMediaReferencesRepository } from './media-references.repository.t
  */
 export type MediaModule = FeatureModule & {
   publicUrl: MediaService['publicUrl'];
+  /**
+   * Sends a stored file's bytes exactly as the /media route does (Range, 206/416, ETag and
+   * conditional requests, MEDIA_OFFLOAD), for modules that answer files under their own
+   * protocol and access check (Subsonic's stream, download, getCoverArt). Sends nothing
+   * when the file is missing or the range unsatisfiable: the outcome says which.
+   */
+  sendStored(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: StoredFile,
+    options: SendOptions,
+  ): Promise<SendOutcome>;
+  /**
+   * A stored cover scaled to fit `side`×`side` px (aspect kept, never enlarged; JPEG),
+   * made on the first request and kept in the cover-art bucket as long as the cover is.
+   */
+  scaledCover(cover: StoredFile, side: number): Promise<StoredFile>;
   /**
    * The route's answer to plain seeks under signed URLs, for app.ts to put in front of Fastify
    * (media.lane.ts); undefined unless Node sends the bytes from a store with small reads.
@@ -40,7 +65,25 @@ export type MediaModule = FeatureModule & {
   ): (id: string, tx?: Db) => Promise<void>;
 };
 
-export type { MediaOffload };
+/**
+ * An item's stored audio as modules hand it to one another (Subsonic's stream): its kept
+ * original and its renditions (ADR 0014), by bitrate ascending; none while processing.
+ */
+export type StoredAudio = {
+  title: string;
+  artist: string | null;
+  original: StoredFile;
+  renditions: Array<StoredFile & { format: string; codec: string; bitrateKbps: number }>;
+};
+
+/** The bucket and key of a stored `/media/<bucket>/<key>` URL with a valid key, else null. */
+export function storedFileOf(url: string | null): StoredFile | null {
+  const location = storedLocation(url);
+  return location && isValidKey(location.key) ? location : null;
+}
+
+export type { MediaOffload, SendOptions, SendOutcome, StoredFile };
+export { COVER_SIZE_MAX, COVER_SIZE_MIN } from './cover-sizes.ts';
 
 /** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
 export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'tmp');
@@ -73,8 +116,11 @@ export function createMediaModule(
     offload: settings.offload,
     cdnUrl: settings.cdnUrl,
   });
+  const covers = createCoverSizes({ storage: ctx.storage, log: ctx.log });
   return {
     name: 'media',
+    sendStored: storedFileSender({ storage: ctx.storage, media, offload: settings.offload }),
+    scaledCover: covers.scaled,
     lane: settings.offload === 'none' ? mediaLane({ storage: ctx.storage, media }) : undefined,
     plugin: mediaRoutes({ storage: ctx.storage, media, offload: settings.offload }),
     publicUrl: media.publicUrl,

@@ -128,6 +128,7 @@ export function createMediaService(deps: {
       key: string,
       access: MediaAccess,
       method: 'GET' | 'HEAD',
+      options: { contentDisposition?: string } = {},
     ): Promise<Redirect> {
       const now = nowSeconds();
       if (deps.cdnUrl) {
@@ -147,7 +148,8 @@ export function createMediaService(deps: {
         cacheControl: 'private, max-age=31536000, immutable',
         // The store cannot send media's script-blocking CSP: an SVG opened directly from it
         // downloads instead of rendering (an <img> shows it either way).
-        contentDisposition: key.endsWith('.svg') ? 'attachment' : undefined,
+        contentDisposition:
+          options.contentDisposition ?? (key.endsWith('.svg') ? 'attachment' : undefined),
       });
       // The redirect may be reused only while its target has PRESIGN_TTL − PRESIGN_STEP left.
       const reusable = signedAt + PRESIGN_STEP_S - now;

@@ -9,7 +9,12 @@ import {
 } from '../../../contracts/podcasts.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { MediaModule } from '../media/media.module.ts';
+import {
+  storedFileOf,
+  type MediaModule,
+  type StoredAudio,
+  type StoredFile,
+} from '../media/media.module.ts';
 import { createEpisodeProgressRepository } from './episode-progress.repository.ts';
 import {
   createEpisodeMediaRepository,
@@ -111,6 +116,14 @@ export type PodcastsModule = FeatureModule & {
     episodeId: string,
     positionSeconds: number,
   ): Promise<EpisodeProgressDto>;
+  /**
+   * An episode's stored audio (Subsonic's stream and download): the original and its
+   * renditions, by bitrate ascending (none while processing). Null for no episode or audio
+   * that is not a stored file.
+   */
+  episodeAudio(episodeId: string): Promise<StoredAudio | null>;
+  /** The show's stored cover, of the show or of an episode's show (Subsonic's getCoverArt). */
+  showCover(of: { podcastId: string } | { episodeId: string }): Promise<StoredFile | null>;
 };
 
 export type PodcastsSettings = {
@@ -204,6 +217,34 @@ export function createPodcastsModule(
           body.error.issues[0]?.message ?? 'Invalid position',
         );
       return episodes.saveProgress(userId, episodeId, body.data);
+    },
+    async episodeAudio(episodeId) {
+      const row = await episodeRows.findById(episodeId);
+      const original = row && storedFileOf(row.audioUrl);
+      if (!row || !original) return null;
+      const show = await shows.findById(row.podcastId);
+      const renditions = await media.renditionsOf([row.id]);
+      return {
+        title: row.title,
+        artist: show?.title ?? null,
+        original,
+        renditions: renditions.flatMap((r) => {
+          const file = storedFileOf(r.fileUrl);
+          return file
+            ? [{ ...file, format: r.format, codec: r.codec, bitrateKbps: r.bitrateKbps }]
+            : [];
+        }),
+      };
+    },
+    async showCover(of) {
+      let podcastId: string;
+      if ('episodeId' in of) {
+        const row = await episodeRows.findById(of.episodeId);
+        if (!row) return null;
+        podcastId = row.podcastId;
+      } else podcastId = of.podcastId;
+      const show = await shows.findById(podcastId);
+      return storedFileOf(show?.coverArtUrl ?? null);
     },
   };
 }

@@ -2,7 +2,12 @@ import { notificationNotices } from '../../../core/validation/notification.rules
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
-import type { MediaModule } from '../media/media.module.ts';
+import {
+  storedFileOf,
+  type MediaModule,
+  type StoredAudio,
+  type StoredFile,
+} from '../media/media.module.ts';
 import type { CrashPoint } from '../../storage/crash-point.ts';
 import { createItunesProvider } from '../../providers/catalogue/itunes.provider.ts';
 import { catalogueWrites, type CatalogueWriteListener } from './catalogue-writes.ts';
@@ -43,6 +48,19 @@ export type SongsModule = FeatureModule & {
   catalogueNames(limit: number): Promise<{ titles: string[]; artists: string[] }>;
   /** Hears of every write to songs, before it starts and once it has ended (ADR 0011). */
   onCatalogueWrite(listener: CatalogueWriteListener): void;
+  /**
+   * An own upload's stored audio (Subsonic's stream and download): the original and its
+   * renditions, by bitrate ascending (none while processing). Null for an external catalogue
+   * track, a song without a stored file, or no song.
+   */
+  ownSongAudio(songId: string): Promise<StoredAudio | null>;
+  /**
+   * A stored cover for Subsonic's getCoverArt: an own song's, or the newest cover among an
+   * artist's own songs (uploaded in UTC `year`, when given: an album). Null when there is none.
+   */
+  ownCover(
+    of: { songId: string } | { artistId: string; year?: number },
+  ): Promise<StoredFile | null>;
 };
 
 export type SongsSettings = {
@@ -116,6 +134,29 @@ export function createSongsModule(
       };
     },
     onCatalogueWrite: writes.listen,
+    async ownSongAudio(songId) {
+      const rows = await repository.reads.ownAudio(songId);
+      const original = storedFileOf(rows[0]?.fileUrl ?? null);
+      if (!original) return null;
+      return {
+        title: rows[0]!.title,
+        artist: rows[0]!.artist,
+        original,
+        renditions: rows.flatMap((r) => {
+          const file = storedFileOf(r.renditionUrl);
+          return file && r.format && r.codec && r.bitrateKbps !== null
+            ? [{ ...file, format: r.format, codec: r.codec, bitrateKbps: r.bitrateKbps }]
+            : [];
+        }),
+      };
+    },
+    async ownCover(of) {
+      if ('songId' in of) {
+        const row = await repository.reads.findOwn(of.songId);
+        return storedFileOf(row?.coverArtUrl ?? null);
+      }
+      return storedFileOf(await repository.reads.newestCoverOf(of.artistId, of.year));
+    },
   };
 }
 

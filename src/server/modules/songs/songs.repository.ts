@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { profiles, songRenditions, songs } from '../../db/schema/index.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
@@ -72,6 +72,62 @@ export function createSongsRepository(db: Db) {
         .where(sql`${songs.source} is null`)
         .orderBy(desc(songs.playCount), desc(songs.createdAt), desc(songs.id))
         .limit(limit);
+    },
+
+    /** An own upload (`source` null) by id, or null: all a Subsonic client may reach. */
+    async findOwn(id: string): Promise<SongRow | null> {
+      const [row] = await db
+        .select()
+        .from(songs)
+        .where(and(eq(songs.id, id), isNull(songs.source)))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /**
+     * An own upload's audio in one round trip (Subsonic streams ask on every request): its
+     * title, artist and original, and one row per rendition by bitrate ascending (a row of
+     * nulls when it has none). Empty for no such song.
+     */
+    async ownAudio(id: string) {
+      return db
+        .select({
+          title: songs.title,
+          artist: songs.artist,
+          fileUrl: songs.fileUrl,
+          format: songRenditions.format,
+          codec: songRenditions.codec,
+          bitrateKbps: songRenditions.bitrateKbps,
+          renditionUrl: songRenditions.fileUrl,
+        })
+        .from(songs)
+        .leftJoin(songRenditions, eq(songRenditions.songId, songs.id))
+        .where(and(eq(songs.id, id), isNull(songs.source)))
+        .orderBy(asc(songRenditions.bitrateKbps));
+    },
+
+    /**
+     * The cover URL of the artist's newest own song that has one, among the songs uploaded in
+     * `year` (UTC) if given (songs_artist_created_idx).
+     */
+    async newestCoverOf(artistId: string, year?: number): Promise<string | null> {
+      const where = [
+        eq(songs.artistId, artistId),
+        isNull(songs.source),
+        isNotNull(songs.coverArtUrl),
+      ];
+      if (year !== undefined)
+        where.push(
+          gte(songs.createdAt, new Date(Date.UTC(year, 0, 1))),
+          lt(songs.createdAt, new Date(Date.UTC(year + 1, 0, 1))),
+        );
+      const [row] = await db
+        .select({ url: songs.coverArtUrl })
+        .from(songs)
+        .where(and(...where))
+        .orderBy(desc(songs.createdAt), desc(songs.id))
+        .limit(1);
+      return row?.url ?? null;
     },
 
     /** Newest first among songs whose genre equals `genre` ignoring case (lower(genre) index). */
