@@ -5,6 +5,7 @@ import type { AppPassword, CreatedAppPassword } from '../../../contracts/subsoni
 import type { Log } from '../../log.ts';
 import { emailKey, rateRules, type RateLimiter } from '../../security/rate-limit.ts';
 import type { SecretBox } from '../../security/secret-box.ts';
+import type { Credentials, SubsonicCredentialCache } from './subsonic-credential-cache.ts';
 import type { SubsonicPasswordsRepository } from './subsonic-passwords.repository.ts';
 import {
   SubsonicCode,
@@ -44,16 +45,40 @@ function plainPassword(p: string): string | null {
 
 export type SubsonicAuthService = ReturnType<typeof createSubsonicAuthService>;
 
+/** Failures remembered per address (and address + user) in this process, at most this many. */
+const RECENT_FAILURES_MAX = 10_000;
+
 export function createSubsonicAuthService(deps: {
   repo: SubsonicPasswordsRepository;
   box: SecretBox;
   limiter: RateLimiter;
   rolesOf(userId: string): Promise<Role[]>;
+  cache: SubsonicCredentialCache;
+  nowMs(): number;
   log: Log;
 }) {
-  const { repo, box, limiter } = deps;
+  const { repo, box, limiter, cache } = deps;
+  // The limiter's rows are read only for an address (or address + user) that failed here
+  // within the window: a right password from a clean address costs no read. See ADR 0034.
+  const failedAt = new Map<string, number>();
+  const windowMs = Math.max(
+    rateRules.subsonicAuthFailPerIp.windowMs,
+    rateRules.subsonicAuthFailPerIpUser.windowMs,
+  );
+  const recentlyFailed = (key: string) => {
+    const at = failedAt.get(key);
+    if (at === undefined) return false;
+    if (at > deps.nowMs() - windowMs) return true;
+    failedAt.delete(key);
+    return false;
+  };
+  const rememberFailure = (key: string) => {
+    failedAt.delete(key);
+    if (failedAt.size >= RECENT_FAILURES_MAX) failedAt.delete(failedAt.keys().next().value!);
+    failedAt.set(key, deps.nowMs());
+  };
   // Compared against when the user is unknown, so an unknown email costs what a known one does.
-  const decoy = box.seal(crypto.randomBytes(28).toString('hex'));
+  const decoy = crypto.randomBytes(28).toString('hex');
 
   const openSecret = (sealed: string): string | null => {
     try {
@@ -64,11 +89,29 @@ export function createSubsonicAuthService(deps: {
     }
   };
 
-  async function callerOf(user: { id: string; email: string }): Promise<SubsonicCaller> {
-    return { userId: user.id, username: user.email, roles: await deps.rolesOf(user.id) };
+  /** The user's opened secrets and roles; null for no such user. */
+  async function credentialsOf(user: { id: string; email: string }): Promise<Credentials> {
+    const [rows, roles] = await Promise.all([repo.listOf(user.id), deps.rolesOf(user.id)]);
+    return {
+      userId: user.id,
+      email: user.email,
+      roles,
+      secrets: rows.flatMap((r) => {
+        const secret = openSecret(r.sealedSecret);
+        return secret === null ? [] : [{ id: r.id, secret }];
+      }),
+    };
   }
 
+  const callerOf = (c: Credentials): SubsonicCaller => ({
+    userId: c.userId,
+    username: c.email,
+    roles: c.roles,
+  });
+
   async function refuseIfLimited(ip: string, user: string) {
+    const ipUser = `${ip}:${emailKey(user)}`;
+    if (!recentlyFailed(ip) && !recentlyFailed(ipUser)) return;
     const over = await limiter.over(
       { rule: rateRules.subsonicAuthFailPerIp, subject: ip },
       { rule: rateRules.subsonicAuthFailPerIpUser, subject: `${ip}:${emailKey(user)}` },
@@ -77,6 +120,8 @@ export function createSubsonicAuthService(deps: {
   }
 
   async function failed(ip: string, user: string, code: SubsonicCode, message: string) {
+    rememberFailure(ip);
+    rememberFailure(`${ip}:${emailKey(user)}`);
     try {
       await limiter.hit(
         { rule: rateRules.subsonicAuthFailPerIp, subject: ip },
@@ -92,18 +137,27 @@ export function createSubsonicAuthService(deps: {
 
   async function byApiKey(apiKey: string, ip: string): Promise<SubsonicCaller> {
     await refuseIfLimited(ip, '');
-    const row = SECRET.test(apiKey) ? await repo.byId(idOf(apiKey)) : undefined;
-    const secret = openSecret(row?.sealedSecret ?? decoy);
-    const user = row ? await repo.emailOf(row.userId) : undefined;
-    if (!row || secret === null || !sameText(secret, apiKey) || user === undefined)
-      throw await failed(ip, '', SubsonicCode.invalidApiKey, 'Invalid API key');
-    return callerOf({ id: row.userId, email: user });
+    const id = SECRET.test(apiKey) ? idOf(apiKey) : null;
+    const found =
+      id === null
+        ? null
+        : await cache.through(`id:${id}`, deps.nowMs(), async () => {
+            const row = await repo.byId(id);
+            const email = row ? await repo.emailOf(row.userId) : undefined;
+            return row && email !== undefined ? credentialsOf({ id: row.userId, email }) : null;
+          });
+    const secret = found?.secrets.find((one) => one.id === id)?.secret;
+    // An unknown key is compared with the decoy, so it costs what a known one does.
+    const match = sameText(secret ?? decoy, apiKey) && secret !== undefined;
+    if (!found || !match) throw await failed(ip, '', SubsonicCode.invalidApiKey, 'Invalid API key');
+    return callerOf(found);
   }
 
   return {
     /**
      * The caller of a /rest request, from u+t+s, u+p or apiKey; a SubsonicError otherwise.
-     * Nothing is remembered between requests: a revoked password fails on its next use.
+     * Credentials are held briefly (subsonic-credential-cache.ts) and forgotten when a
+     * password is made or revoked, here at once and elsewhere on the database's announcement.
      */
     async authenticate(params: SubsonicParams, ip: string): Promise<SubsonicCaller> {
       const apiKey = params.get('apiKey');
@@ -141,21 +195,21 @@ export function createSubsonicAuthService(deps: {
       await refuseIfLimited(ip, u);
 
       const plain = token ? null : plainPassword(p!);
-      const user = await repo.userByEmail(u);
-      const rows = user ? await repo.listOf(user.id) : [];
-      const sealed = rows.length ? rows.map((r) => r.sealedSecret) : [decoy];
+      const found = await cache.through(`email:${emailKey(u)}`, deps.nowMs(), async () => {
+        const user = await repo.userByEmail(u);
+        return user ? credentialsOf(user) : null;
+      });
+      const secrets = found?.secrets.length ? found.secrets.map((one) => one.secret) : [decoy];
       let match = false;
-      for (const one of sealed) {
-        const secret = openSecret(one);
-        if (secret === null) continue;
+      for (const secret of secrets) {
         const ok = token
           ? sameText(md5(secret + s), t.toLowerCase())
           : plain !== null && sameText(secret, plain);
         match ||= ok;
       }
-      if (!user || !rows.length || !match)
+      if (!found || !found.secrets.length || !match)
         throw await failed(ip, u, SubsonicCode.wrongCredentials, WRONG);
-      return callerOf(user);
+      return callerOf(found);
     },
 
     async create(userId: string, name: string): Promise<CreatedAppPassword> {
@@ -167,6 +221,7 @@ export function createSubsonicAuthService(deps: {
       const id = crypto.randomUUID();
       const secret = id.replace(/-/g, '') + crypto.randomBytes(12).toString('hex');
       const row = await repo.insert({ id, userId, name, sealedSecret: box.seal(secret) });
+      cache.forgetUser(userId);
       return {
         id: row.id,
         name: row.name,
@@ -184,8 +239,9 @@ export function createSubsonicAuthService(deps: {
     },
 
     async revoke(userId: string, id: string): Promise<void> {
-      if (!(await repo.delete(userId, id)))
-        throw new AppError(ErrorCode.notFound, 'App password not found');
+      const removed = await repo.delete(userId, id);
+      cache.forgetUser(userId);
+      if (!removed) throw new AppError(ErrorCode.notFound, 'App password not found');
     },
   };
 }

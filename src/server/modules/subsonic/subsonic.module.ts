@@ -1,5 +1,8 @@
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
+import { openEventChannel } from '../../events/event-channel.ts';
 import { createSecretBox } from '../../security/secret-box.ts';
+import { isUuid } from '../../../core/uuid.ts';
+import { createSubsonicCredentialCache } from './subsonic-credential-cache.ts';
 import { createSubsonicAuthService } from './subsonic-auth.service.ts';
 import { createBrowseMethods } from './subsonic-browse.ts';
 import { createSubsonicBrowseRepository } from './subsonic-browse.repository.ts';
@@ -24,6 +27,12 @@ export type {
 export type SubsonicModule = FeatureModule;
 
 /**
+ * The database announces here the user id of every write to a user's app passwords, roles or
+ * email (migration triggers), so each process drops the credentials it holds for them.
+ */
+export const SUBSONIC_CREDENTIALS_CHANNEL = 'subsonic_credentials_changed';
+
+/**
  * The OpenSubsonic API (docs/decisions/0034): /rest/{method} for phone and desktop apps,
  * signed in with per-user app passwords, and /api/me/subsonic/passwords where users manage
  * them. Each endpoint file (system, browse, media, user state, playlists, podcasts) gives a
@@ -31,7 +40,10 @@ export type SubsonicModule = FeatureModule;
  */
 export function createSubsonicModule(ctx: ModuleContext, deps: SubsonicDeps): SubsonicModule {
   const repo = createSubsonicPasswordsRepository(ctx.database.db);
+  const credentials = createSubsonicCredentialCache();
   const auth = createSubsonicAuthService({
+    cache: credentials,
+    nowMs: () => ctx.clock.now().getTime(),
     repo,
     box: createSecretBox(ctx.secretKey, 'subsonic-app-passwords'),
     limiter: ctx.rateLimiter,
@@ -52,6 +64,16 @@ export function createSubsonicModule(ctx: ModuleContext, deps: SubsonicDeps): Su
   return {
     name: 'subsonic',
     plugin: async (app) => {
+      // Listening starts with the routes and stops before the database closes.
+      const changes = openEventChannel<string>({
+        database: ctx.database,
+        channel: SUBSONIC_CREDENTIALS_CHANNEL,
+        parse: (payload) => (isUuid(payload) ? payload.toLowerCase() : null),
+        onEvent: async (userId) => credentials.forgetUser(userId),
+        onMissed: () => credentials.clear(),
+        log: ctx.log,
+      });
+      app.addHook('onClose', () => changes.close());
       await app.register(subsonicPasswordsRoutes({ auth }), { prefix: '/api' });
       await app.register(
         subsonicRestRoutes({ methods, auth, serverVersion: deps.settings.serverVersion }),
