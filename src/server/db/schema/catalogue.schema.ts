@@ -161,6 +161,11 @@ export const songs = pgTable(
     index('songs_own_id_idx')
       .on(t.id)
       .where(sql`${t.source} is null`),
+    // search3's text matches in its order (title, then id): a common word's first page is a
+    // walk that stops at the page, where sorting every match would read them all (ADR 0034).
+    index('songs_own_title_idx')
+      .on(sql`lower(${t.title}) collate "C"`, t.id)
+      .where(sql`${t.source} is null`),
   ],
 );
 

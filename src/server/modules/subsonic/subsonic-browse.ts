@@ -1,5 +1,4 @@
 import {
-  compareBySortName,
   IGNORED_ARTICLES_TEXT,
   indexLetter,
   sortName,
@@ -215,13 +214,23 @@ export function artistEntry(row: BrowseArtistRow): Record<string, unknown> {
   return artist;
 }
 
-/** Artists grouped by index letter, letters in order and '#' last. */
+/**
+ * Artists grouped by index letter, letters in order and '#' last. Each name's sort key and
+ * letter are computed once (compareBySortName's order), not in every comparison.
+ */
 function byIndex(rows: BrowseArtistRow[]): { name: string; artist: Record<string, unknown>[] }[] {
-  const sorted = [...rows].sort((a, b) => compareBySortName(a.name ?? '', b.name ?? ''));
+  const keyed = rows.map((row) => {
+    const name = row.name ?? '';
+    return { row, name, key: sortName(name).toLowerCase(), letter: indexLetter(name) };
+  });
+  keyed.sort((a, b) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   const groups = new Map<string, Record<string, unknown>[]>();
-  for (const row of sorted) {
-    const letter = indexLetter(row.name ?? '');
-    groups.set(letter, [...(groups.get(letter) ?? []), artistEntry(row)]);
+  for (const k of keyed) {
+    const group = groups.get(k.letter);
+    if (group) group.push(artistEntry(k.row));
+    else groups.set(k.letter, [artistEntry(k.row)]);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a < b ? -1 : a > b ? 1 : 0))
