@@ -13,6 +13,11 @@ CREATE TABLE "subsonic_albums" (
 	CONSTRAINT "subsonic_albums_artist_id_year_pk" PRIMARY KEY("artist_id","year")
 );
 --> statement-breakpoint
+CREATE TABLE "subsonic_artists" (
+	"artist_id" uuid PRIMARY KEY NOT NULL,
+	"album_count" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "subsonic_song_buckets" (
 	"prefix" integer PRIMARY KEY NOT NULL,
 	"songs" integer NOT NULL
@@ -37,13 +42,19 @@ CREATE FUNCTION subsonic_bucket_start(prefix integer) RETURNS uuid
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (lpad(to_hex(prefix), 3, '0') || '00000-0000-0000-0000-000000000000')::uuid
 $$;--> statement-breakpoint
--- Recomputes the given albums from their songs (the songs_artist_created_idx range of each).
--- Each album first gets a row and is locked, in key order, so that two writers of one album
--- take turns and the second recomputes after the first has committed (each statement of a
--- function reads a fresh snapshot); an album left without songs is deleted.
+-- Recomputes the given albums from their songs (the songs_artist_created_idx range of each),
+-- then their artists' album counts. Each artist and album first gets a row and is locked, in
+-- key order (artists, then albums), so that two writers of one artist take turns and the
+-- second recomputes after the first has committed (each statement of a function reads a
+-- fresh snapshot); an album left without songs and an artist without albums are deleted.
 CREATE FUNCTION subsonic_albums_refresh(artist_ids uuid[], years integer[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
+  INSERT INTO subsonic_artists (artist_id)
+  SELECT DISTINCT k.artist_id FROM unnest(artist_ids) AS k(artist_id) ORDER BY 1
+  ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM subsonic_artists r WHERE r.artist_id = ANY (artist_ids)
+  ORDER BY r.artist_id FOR UPDATE;
   INSERT INTO subsonic_albums (artist_id, year)
   SELECT DISTINCT k.artist_id, k.year FROM unnest(artist_ids, years) AS k(artist_id, year)
   ORDER BY 1, 2
@@ -70,9 +81,18 @@ BEGIN
         AND s.created_at < make_timestamptz(k.year + 1, 1, 1, 0, 0, 0, 'UTC')
     ) t
   ) c
-  WHERE a.artist_id = c.artist_id AND a.year = c.year;
+  WHERE a.artist_id = c.artist_id AND a.year = c.year
+    AND (a.artist, a.song_count, a.duration_ms, a.play_count, a.created, a.latest, a.genre, a.genres)
+      IS DISTINCT FROM (c.artist, c.song_count, c.duration_ms, c.play_count, c.created, c.latest, c.genre, c.genres);
   DELETE FROM subsonic_albums a
   WHERE (a.artist_id, a.year) IN (SELECT * FROM unnest(artist_ids, years)) AND a.song_count = 0;
+  UPDATE subsonic_artists r SET album_count = c.n
+  FROM (
+    SELECT k.artist_id, (SELECT count(*) FROM subsonic_albums a WHERE a.artist_id = k.artist_id)::int AS n
+    FROM (SELECT DISTINCT unnest(artist_ids)) AS k(artist_id)
+  ) c
+  WHERE r.artist_id = c.artist_id AND r.album_count IS DISTINCT FROM c.n;
+  DELETE FROM subsonic_artists r WHERE r.artist_id = ANY (artist_ids) AND r.album_count = 0;
 END
 $$;--> statement-breakpoint
 CREATE FUNCTION subsonic_song_year(created_at timestamptz) RETURNS integer
@@ -163,6 +183,7 @@ $$;--> statement-breakpoint
 CREATE FUNCTION songs_subsonic_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM subsonic_albums;
+  DELETE FROM subsonic_artists;
   DELETE FROM subsonic_song_buckets;
   RETURN NULL;
 END

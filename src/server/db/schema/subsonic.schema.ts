@@ -91,3 +91,12 @@ export const subsonicSongBuckets = pgTable('subsonic_song_buckets', {
   prefix: integer('prefix').primaryKey(),
   songs: integer('songs').notNull(),
 });
+
+/**
+ * Each artist's number of Subsonic albums (getArtists' albumCount), kept by the same triggers
+ * as subsonic_albums, so that the artist index reads a row per artist.
+ */
+export const subsonicArtists = pgTable('subsonic_artists', {
+  artistId: uuid('artist_id').primaryKey(),
+  albumCount: integer('album_count').notNull().default(0),
+});

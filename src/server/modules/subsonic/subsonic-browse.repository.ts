@@ -11,7 +11,8 @@ import { queryRows } from '../../db/sql-results.ts';
  * their original meanwhile (ADR 0014). Canto has no album table: an album is one artist's
  * songs of one upload year (UTC), keyed by (artist_id, year); subsonic_albums holds each
  * album's totals and subsonic_song_buckets the own songs' ids per 3-hex-digit prefix, both
- * kept by triggers on songs (migration 0034), so no list groups songs as it is read.
+ * kept by triggers on songs (migration 0034) with subsonic_artists (each artist's album
+ * count), so no list groups songs as it is read.
  */
 
 export type BrowseSongRow = {
@@ -113,15 +114,11 @@ export function createSubsonicBrowseRepository(db: Db) {
       return queryRows<BrowseArtistRow>(
         db,
         sql`
-        select a.artist_id, a.name, c.album_count, f.created_at as starred
-        from (
-          select artist_id, count(*) as album_count from subsonic_albums
-          ${artistId ? sql`where artist_id = ${artistId}` : sql``}
-          group by artist_id
-        ) c
-        join song_artists a on a.artist_id = c.artist_id
+        select a.artist_id, a.name, r.album_count, f.created_at as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
         left join user_follows f on f.follower_id = ${userId} and f.following_id = a.artist_id
-        where a.songs > 0`,
+        where a.songs > 0 ${artistId ? sql`and r.artist_id = ${artistId}` : sql``}`,
       );
     },
 
@@ -294,7 +291,9 @@ export function createSubsonicBrowseRepository(db: Db) {
      * which 3-hex-digit bucket of ids the offset falls in and how many own songs come before
      * it, so the page is read from songs_own_id_idx from the bucket's first id with a short
      * OFFSET (the songs within that bucket), at any depth. A text matches titles, or
-     * artists' names (song_artists' trigram index, the songs of those artists), by title.
+     * artists' names (song_artists' trigram index, the songs of those artists), by title:
+     * the artists are an array, so that the planner can OR the two index scans (a rare text)
+     * or walk songs_own_title_idx (a common one); a subquery in the OR could only be a filter.
      */
     async searchSongs(
       userId: string,
@@ -328,7 +327,7 @@ export function createSubsonicBrowseRepository(db: Db) {
         sql`${songSelect(userId)}
         where s.source is null and (
           s.title ilike ${pattern} escape '\\'
-          or (s.artist_id in (select artist_id from song_artists where name ilike ${pattern} escape '\\')
+          or (s.artist_id = any(array(select artist_id from song_artists where name ilike ${pattern} escape '\\'))
             and s.artist ilike ${pattern} escape '\\'))
         order by lower(s.title) collate "C", s.id
         limit ${limit} offset ${offset}`,
@@ -346,20 +345,14 @@ export function createSubsonicBrowseRepository(db: Db) {
       return queryRows<BrowseArtistRow>(
         db,
         sql`
-        select a.artist_id, a.name, c.album_count, f.created_at as starred
-        from (
-          select a.artist_id, a.name from song_artists a
-          where a.songs > 0
-            and exists (select 1 from subsonic_albums x where x.artist_id = a.artist_id)
-            ${text === null ? sql`` : sql`and a.name ilike ${containsPattern(text)} escape '\\'`}
-          order by lower(a.name) collate "C", a.artist_id
-          limit ${limit} offset ${offset}
-        ) a
-        cross join lateral (
-          select count(*) as album_count from subsonic_albums x where x.artist_id = a.artist_id
-        ) c
+        select a.artist_id, a.name, r.album_count, f.created_at as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
         left join user_follows f on f.follower_id = ${userId} and f.following_id = a.artist_id
-        order by lower(a.name) collate "C", a.artist_id`,
+        where a.songs > 0
+          ${text === null ? sql`` : sql`and a.name ilike ${containsPattern(text)} escape '\\'`}
+        order by lower(a.name) collate "C", a.artist_id
+        limit ${limit} offset ${offset}`,
       );
     },
   };
