@@ -186,6 +186,29 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
     );
   });
 
+  it('getArtists keeps its built index only until the catalogue changes; follows are per call', async () => {
+    const names = async () =>
+      ((await call('getArtists')).artists as { index: { artist: Json[] }[] }).index
+        .flatMap((i) => i.artist)
+        .map((a) => `${a.name as string}:${a.albumCount as number}${a.starred ? '*' : ''}`);
+    const before = await names();
+    const newcomer = await account(ctx, 'newcomer');
+    await exec(sql`
+      insert into songs (artist_id, artist, title, file_url, created_at)
+      values (${newcomer}, 'Aardvark', 'First', '/media/music/f.mp3', '2024-05-01T00:00:00Z')`);
+    expect(await names()).toEqual(['Aardvark:1', ...before]);
+    await exec(sql`
+      insert into songs (artist_id, artist, title, file_url, created_at)
+      values (${newcomer}, 'Aardvark', 'Second', '/media/music/g.mp3', '2025-05-01T00:00:00Z')`);
+    expect((await names())[0]).toBe('Aardvark:2');
+    await exec(sql`update songs set artist = 'Zebra' where artist_id = ${newcomer}`);
+    expect((await names()).at(-1)).toBe('Zebra:2');
+    await exec(sql`insert into user_follows (follower_id, following_id) values (${me.userId}, ${newcomer})`);
+    expect((await names()).at(-1)).toBe('Zebra:2*');
+    await exec(sql`delete from songs where artist_id = ${newcomer}`);
+    expect(await names()).toEqual(before);
+  });
+
   it('search3 pages at any offset exactly as OFFSET over the ids does', async () => {
     const expected = async (count: number, offset: number) =>
       (

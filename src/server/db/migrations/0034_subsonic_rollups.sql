@@ -18,6 +18,12 @@ CREATE TABLE "subsonic_artists" (
 	"album_count" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "subsonic_index_version" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"version" bigint NOT NULL
+);
+--> statement-breakpoint
+INSERT INTO "subsonic_index_version" (id, version) VALUES (1, 0);--> statement-breakpoint
 CREATE TABLE "subsonic_song_buckets" (
 	"prefix" integer PRIMARY KEY NOT NULL,
 	"songs" integer NOT NULL
@@ -43,7 +49,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (lpad(to_hex(prefix), 3, '0') || '00000-0000-0000-0000-000000000000')::uuid
 $$;--> statement-breakpoint
 -- Recomputes the given albums from their songs (the songs_artist_created_idx range of each),
--- then their artists' album counts. Each artist and album first gets a row and is locked, in
+-- then their artists' album counts, and bumps the index version. Each artist and album first gets a row and is locked, in
 -- key order (artists, then albums), so that two writers of one artist take turns and the
 -- second recomputes after the first has committed (each statement of a function reads a
 -- fresh snapshot); an album left without songs and an artist without albums are deleted.
@@ -93,6 +99,8 @@ BEGIN
   ) c
   WHERE r.artist_id = c.artist_id AND r.album_count IS DISTINCT FROM c.n;
   DELETE FROM subsonic_artists r WHERE r.artist_id = ANY (artist_ids) AND r.album_count = 0;
+  -- Last of the locks taken here, so it is always taken in the same order.
+  UPDATE subsonic_index_version SET version = version + 1 WHERE id = 1 AND artist_ids IS NOT NULL;
 END
 $$;--> statement-breakpoint
 CREATE FUNCTION subsonic_song_year(created_at timestamptz) RETURNS integer
@@ -185,6 +193,7 @@ BEGIN
   DELETE FROM subsonic_albums;
   DELETE FROM subsonic_artists;
   DELETE FROM subsonic_song_buckets;
+  UPDATE subsonic_index_version SET version = version + 1 WHERE id = 1;
   RETURN NULL;
 END
 $$;--> statement-breakpoint

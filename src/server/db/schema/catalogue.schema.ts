@@ -157,7 +157,8 @@ export const songs = pgTable(
     ),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
     // The own songs' ids in order: a Subsonic client's full listing (search3 with an empty
-    // query) pages through them by OFFSET, which then skips index entries, not rows.
+    // query) reads a page from the first id of the bucket its offset falls in (ADR 0034), and
+    // getRandomSongs probes it with random uuids.
     index('songs_own_id_idx')
       .on(t.id)
       .where(sql`${t.source} is null`),

@@ -100,3 +100,13 @@ export const subsonicArtists = pgTable('subsonic_artists', {
   artistId: uuid('artist_id').primaryKey(),
   albumCount: integer('album_count').notNull().default(0),
 });
+
+/**
+ * One row: a number that grows whenever the artist index changes (an album or artist comes
+ * or goes, a name changes: every album recompute), bumped by the same triggers, so that a
+ * server may keep the built index and ask only this before answering getArtists.
+ */
+export const subsonicIndexVersion = pgTable('subsonic_index_version', {
+  id: integer('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});

@@ -122,6 +122,40 @@ export function createSubsonicBrowseRepository(db: Db) {
       );
     },
 
+    /**
+     * The artist index's version (subsonic_index_version): it grows with every change the
+     * index can show, so an index built after reading it is current until it changes.
+     */
+    async indexVersion(): Promise<number | null> {
+      const [row] = await queryRows<{ version: number | string }>(
+        db,
+        sql`select version from subsonic_index_version where id = 1`,
+      );
+      return row ? Number(row.version) : null;
+    },
+
+    /** Every artist with songs and its album count, for anyone (`starred` null). */
+    async artistIndex(): Promise<BrowseArtistRow[]> {
+      return queryRows<BrowseArtistRow>(
+        db,
+        sql`
+        select a.artist_id, a.name, r.album_count, null as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
+        where a.songs > 0`,
+      );
+    },
+
+    /** The artists the caller follows, and since when. */
+    async follows(userId: string): Promise<Map<string, Date | string>> {
+      const rows = await queryRows<{ artist_id: string; at: Date | string }>(
+        db,
+        sql`select following_id as artist_id, created_at as at from user_follows
+            where follower_id = ${userId}`,
+      );
+      return new Map(rows.map((r) => [r.artist_id, r.at]));
+    },
+
     /** The newest upload's time: getIndexes' lastModified. */
     async lastModified(): Promise<Date | null> {
       const [row] = await queryRows<{ at: Date | string }>(
