@@ -118,9 +118,13 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
              (${artists[1]}, 'Artist 1', 'More', 'Pop', '/media/music/m.mp3', 7000, '2021-06-01T00:00:00Z')`);
     await expectRollupsRight(ctx);
     // Edits: a genre, a date moving a song to another year, a song moving to another artist.
-    await exec(sql`update songs set genre = 'Blues' where title in ('Song 10', 'Song 11', 'Song 12')`);
+    await exec(
+      sql`update songs set genre = 'Blues' where title in ('Song 10', 'Song 11', 'Song 12')`,
+    );
     await exec(sql`update songs set created_at = '2031-01-01T00:00:00Z' where title = 'Song 13'`);
-    await exec(sql`update songs set artist_id = ${artists[5]}, artist = 'Artist 5' where title = 'Song 14'`);
+    await exec(
+      sql`update songs set artist_id = ${artists[5]}, artist = 'Artist 5' where title = 'Song 14'`,
+    );
     await expectRollupsRight(ctx);
     // The listening fold (play counts only), and play counts with an edit in one statement.
     await exec(sql`update songs set play_count = play_count + 3 where title like 'Song 2%'`);
@@ -131,13 +135,19 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
     await expectRollupsRight(ctx);
     // Deletes: some songs, a whole album, then an artist's account (cascade).
     await exec(sql`delete from songs where title in ('Song 100', 'Song 200', 'New year')`);
-    await exec(sql`delete from songs where artist_id = ${artists[2]} and created_at < '2021-01-01T00:00:00Z'`);
+    await exec(
+      sql`delete from songs where artist_id = ${artists[2]} and created_at < '2021-01-01T00:00:00Z'`,
+    );
     await expectRollupsRight(ctx);
     await exec(sql`delete from users where id = ${artists[3]}`);
     await expectRollupsRight(ctx);
     // A song leaving the own catalogue and one coming in.
-    await exec(sql`update songs set source = 'itunes', external_id = 'moved' where title = 'Song 50'`);
-    await exec(sql`update songs set source = null, external_id = null, artist_id = ${artists[4]} where title = 'Ext 1'`);
+    await exec(
+      sql`update songs set source = 'itunes', external_id = 'moved' where title = 'Song 50'`,
+    );
+    await exec(
+      sql`update songs set source = null, external_id = null, artist_id = ${artists[4]} where title = 'Ext 1'`,
+    );
     await expectRollupsRight(ctx);
     const [gone] = await rows<{ n: number }>(
       ctx,
@@ -148,8 +158,11 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
 
   it('answer the lists as grouping the songs does', async () => {
     const album = async (type: string, extra: Record<string, string> = {}) =>
-      ((await call('getAlbumList2', { type, size: '500', ...extra })).albumList2 as { album: Json[] })
-        .album;
+      (
+        (await call('getAlbumList2', { type, size: '500', ...extra })).albumList2 as {
+          album: Json[];
+        }
+      ).album;
     const [count] = await rows<{ n: number }>(
       ctx,
       sql`select count(distinct (artist_id, extract(year from created_at at time zone 'UTC')))::int as n
@@ -203,7 +216,9 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
     expect((await names())[0]).toBe('Aardvark:2');
     await exec(sql`update songs set artist = 'Zebra' where artist_id = ${newcomer}`);
     expect((await names()).at(-1)).toBe('Zebra:2');
-    await exec(sql`insert into user_follows (follower_id, following_id) values (${me.userId}, ${newcomer})`);
+    await exec(
+      sql`insert into user_follows (follower_id, following_id) values (${me.userId}, ${newcomer})`,
+    );
     expect((await names()).at(-1)).toBe('Zebra:2*');
     await exec(sql`delete from songs where artist_id = ${newcomer}`);
     expect(await names()).toEqual(before);
@@ -275,9 +290,11 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
       expect(x.genre).toBe('Jazz');
       expect([2021, 2022]).toContain(x.year);
     }
-    const albums = ((await call('getAlbumList2', { type: 'random', size: '10' })).albumList2 as {
-      album: Json[];
-    }).album;
+    const albums = (
+      (await call('getAlbumList2', { type: 'random', size: '10' })).albumList2 as {
+        album: Json[];
+      }
+    ).album;
     expect(albums).toHaveLength(10);
     expect(new Set(albums.map((x) => x.id)).size).toBe(10);
   });

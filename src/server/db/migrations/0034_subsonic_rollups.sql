@@ -31,9 +31,11 @@ CREATE TABLE "subsonic_song_buckets" (
 --> statement-breakpoint
 CREATE INDEX "subsonic_albums_newest_idx" ON "subsonic_albums" USING btree ("latest" DESC NULLS LAST,"artist_id","year");--> statement-breakpoint
 CREATE INDEX "subsonic_albums_frequent_idx" ON "subsonic_albums" USING btree ("play_count" DESC NULLS LAST,"latest" DESC NULLS LAST,"artist_id","year");--> statement-breakpoint
-CREATE INDEX "subsonic_albums_name_idx" ON "subsonic_albums" USING btree (lower("artist") collate "C","year","artist_id");--> statement-breakpoint
-CREATE INDEX "subsonic_albums_year_idx" ON "subsonic_albums" USING btree ("year",lower("artist") collate "C","artist_id");--> statement-breakpoint
-CREATE INDEX "subsonic_albums_year_desc_idx" ON "subsonic_albums" USING btree ("year" DESC NULLS LAST,lower("artist") collate "C","artist_id");--> statement-breakpoint
+-- The name orders carry the name itself (INCLUDE, which drizzle cannot express), so that
+-- their walks are index-only too.
+CREATE INDEX "subsonic_albums_name_idx" ON "subsonic_albums" USING btree (lower("artist") collate "C","year","artist_id") INCLUDE ("artist");--> statement-breakpoint
+CREATE INDEX "subsonic_albums_year_idx" ON "subsonic_albums" USING btree ("year",lower("artist") collate "C","artist_id") INCLUDE ("artist");--> statement-breakpoint
+CREATE INDEX "subsonic_albums_year_desc_idx" ON "subsonic_albums" USING btree ("year" DESC NULLS LAST,lower("artist") collate "C","artist_id") INCLUDE ("artist");--> statement-breakpoint
 CREATE INDEX "subsonic_albums_genres_idx" ON "subsonic_albums" USING gin ("genres") WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "subsonic_albums_artist_trgm_idx" ON "subsonic_albums" USING gin ("artist" gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "subsonic_albums_shuffle_idx" ON "subsonic_albums" USING btree ("shuffle");--> statement-breakpoint

@@ -54,12 +54,16 @@ export const subsonicAlbums = pgTable(
     latest: timestamp('latest', { withTimezone: true }).notNull().defaultNow(),
     /** The most common genre as written (ties: the first in C order). */
     genre: text('genre'),
-    genres: text('genres').array().notNull().default(sql`'{}'::text[]`),
+    genres: text('genres')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     shuffle: uuid('shuffle').notNull().defaultRandom(),
   },
   (t) => [
     primaryKey({ columns: [t.artistId, t.year] }),
-    // One index per list order, ties broken down to the key, so a page is a walk.
+    // One index per list order, ties broken down to the key, so a page is a walk; the name
+    // orders also INCLUDE the name in migration 0034 (drizzle cannot say so), for index-only walks.
     index('subsonic_albums_newest_idx').on(t.latest.desc(), t.artistId, t.year),
     index('subsonic_albums_frequent_idx').on(
       t.playCount.desc(),

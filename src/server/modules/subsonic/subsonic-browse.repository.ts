@@ -167,9 +167,9 @@ export function createSubsonicBrowseRepository(db: Db) {
     },
 
     /**
-     * Albums (one artist's songs of one year) with their totals, in `q.order`: a walk of one
-     * of subsonic_albums' order indexes, the caller's likes (starred) and plays (recent) of
-     * the page's albums joined afterwards. starred and recent start from the caller's own
+     * Albums (one artist's songs of one year) with their totals, in `q.order`: the page's keys
+     * from a walk of one of subsonic_albums' order indexes (index-only, so a deep offset skips
+     * entries, not rows), then the page's rows and the caller's likes (starred) joined. starred and recent start from the caller's own
      * likes and plays instead; random probes the shuffle index (`randomAlbums`).
      */
     async albums(userId: string, q: AlbumQuery): Promise<BrowseAlbumRow[]> {
@@ -217,9 +217,12 @@ export function createSubsonicBrowseRepository(db: Db) {
           where ${sql.join(where, sql` and `)}
           order by ${order} limit ${q.limit} offset ${q.offset}`
         : sql`
-          select a.* from subsonic_albums a
-          where ${sql.join(where, sql` and `)}
-          order by ${order} limit ${q.limit} offset ${q.offset}`;
+          select a.* from (
+            select a.artist_id, a.year from subsonic_albums a
+            where ${sql.join(where, sql` and `)}
+            order by ${order} limit ${q.limit} offset ${q.offset}
+          ) k
+          join subsonic_albums a on a.artist_id = k.artist_id and a.year = k.year`;
       return queryRows<BrowseAlbumRow>(db, withStarred(userId, page, order));
     },
 

@@ -342,10 +342,7 @@ export function createBrowseMethods({ browse }: BrowseDeps): SubsonicMethods {
     },
 
     async getIndexes(caller) {
-      const [index, last] = await Promise.all([
-        artistIndex(caller.userId),
-        browse.lastModified(),
-      ]);
+      const [index, last] = await Promise.all([artistIndex(caller.userId), browse.lastModified()]);
       return {
         indexes: {
           lastModified: last?.getTime() ?? 0,
