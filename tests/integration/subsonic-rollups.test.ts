@@ -266,6 +266,44 @@ describe.each(dbKinds)('subsonic rollups on %s', (kind) => {
       expect(await page(500, offset)).toEqual(await expected(500, offset));
   });
 
+  it('search3 with a text gives the same pages whether its matches are few or many', async () => {
+    await exec(sql`
+      insert into songs (artist_id, artist, title, file_url, created_at)
+      select ${artists[1]}, 'Artist 1', 'Common ' || n, '/media/music/c.mp3', '2022-01-01T00:00:00Z'
+      from generate_series(1, 5200) n`);
+    const expected = async (text: string, count: number, offset: number) =>
+      (
+        await rows<{ id: string }>(
+          ctx,
+          sql`select id from songs where source is null and (title ilike ${`%${text}%`} or artist ilike ${`%${text}%`})
+              order by lower(title) collate "C", id limit ${count} offset ${offset}`,
+        )
+      ).map((r) => r.id);
+    const page = async (text: string, count: number, offset: number) =>
+      (
+        (
+          await call('search3', {
+            query: text,
+            songCount: String(count),
+            songOffset: String(offset),
+            artistCount: '0',
+            albumCount: '0',
+          })
+        ).searchResult3 as { song: Json[] }
+      ).song.map((x) => x.id);
+    // Many (5200 > 5000, walked in title order), few (sorted), and an artist's name.
+    for (const [text, offset] of [
+      ['common', 0],
+      ['common', 4900],
+      ['song 12', 0],
+      ['song 12', 5],
+      ['artist 5', 0],
+    ] as const)
+      expect(await page(text, 50, offset), `${text} at ${offset}`).toEqual(
+        await expected(text, 50, offset),
+      );
+  });
+
   it('random songs and albums are distinct, of the own catalogue, and differ between calls', async () => {
     const own = new Set(
       (await rows<{ id: string }>(ctx, sql`select id::text from songs where source is null`)).map(

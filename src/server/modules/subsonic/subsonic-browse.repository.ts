@@ -94,6 +94,9 @@ const yearStart = (year: number) => sql`make_timestamptz(${year}::int, 1, 1, 0, 
 /** A filter's songs up to which getRandomSongs shuffles them all rather than probing. */
 const RANDOM_FEW = 20_000;
 
+/** search3's text matches up to which they are fetched and sorted rather than walked. */
+const TEXT_FEW = 5000;
+
 /** A song's columns as the child shape needs them, with the caller's like as `starred`. */
 function songSelect(userId: string) {
   return sql`
@@ -329,8 +332,8 @@ export function createSubsonicBrowseRepository(db: Db) {
      * it, so the page is read from songs_own_id_idx from the bucket's first id with a short
      * OFFSET (the songs within that bucket), at any depth. A text matches titles, or
      * artists' names (song_artists' trigram index, the songs of those artists), by title:
-     * the artists are an array, so that the planner can OR the two index scans (a rare text)
-     * or walk songs_own_title_idx (a common one); a subquery in the OR could only be a filter.
+     * the artists are an array, so that the two index scans can be ORed (a subquery in the OR
+     * could only be a filter); a common text walks songs_own_title_idx instead.
      */
     async searchSongs(
       userId: string,
@@ -359,13 +362,34 @@ export function createSubsonicBrowseRepository(db: Db) {
           order by s.id`,
         );
       const pattern = containsPattern(text);
+      const match = sql`s.source is null and (
+          s.title ilike ${pattern} escape '\\'
+          or (s.artist_id = any(array(select artist_id from song_artists where name ilike ${pattern} escape '\\'))
+            and s.artist ilike ${pattern} escape '\\'))`;
+      // The planner's guess of a text's matches can be far off, and the wrong plan costs
+      // seconds: so count them (up to TEXT_FEW). That few are fetched from the indexes and
+      // sorted (the subquery's OFFSET 0 keeps it from walking the title order); more are
+      // dense enough that walking songs_own_title_idx meets the page soon.
+      const [few] = await queryRows<{ n: number | string }>(
+        db,
+        sql`select count(*) as n from (select 1 from songs s where ${match} limit ${TEXT_FEW + 1}) f`,
+      );
+      if (Number(few?.n ?? 0) <= TEXT_FEW)
+        return queryRows<BrowseSongRow>(
+          db,
+          sql`
+          with page as (
+            select m.id from (select s.id, s.title from songs s where ${match} offset 0) m
+            order by lower(m.title) collate "C", m.id
+            limit ${limit} offset ${offset}
+          )
+          ${songSelect(userId)} join page on page.id = s.id
+          order by lower(s.title) collate "C", s.id`,
+        );
       return queryRows<BrowseSongRow>(
         db,
         sql`${songSelect(userId)}
-        where s.source is null and (
-          s.title ilike ${pattern} escape '\\'
-          or (s.artist_id = any(array(select artist_id from song_artists where name ilike ${pattern} escape '\\'))
-            and s.artist ilike ${pattern} escape '\\'))
+        where ${match}
         order by lower(s.title) collate "C", s.id
         limit ${limit} offset ${offset}`,
       );
