@@ -22,6 +22,12 @@ export const tableOwners: Record<string, string | null> = {
   rate_limits: 'security',
   // Phone apps' passwords for the /rest API (subsonic.schema.ts).
   subsonic_app_passwords: 'subsonic',
+  // Subsonic's albums, artists' album counts, song-id buckets and index version: kept by
+  // triggers on songs (migration 0034), not by code.
+  subsonic_albums: 'subsonic',
+  subsonic_song_buckets: 'subsonic',
+  subsonic_artists: 'subsonic',
+  subsonic_index_version: 'subsonic',
 
   // The catalogue (catalogue.schema.ts, media.schema.ts). search_terms, song_genres and
   // song_artists are kept by triggers on songs (migration 0003), not by code.

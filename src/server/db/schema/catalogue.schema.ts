@@ -157,9 +157,15 @@ export const songs = pgTable(
     ),
     uniqueIndex('songs_source_external_key').on(t.source, t.externalId),
     // The own songs' ids in order: a Subsonic client's full listing (search3 with an empty
-    // query) pages through them by OFFSET, which then skips index entries, not rows.
+    // query) reads a page from the first id of the bucket its offset falls in (ADR 0034), and
+    // getRandomSongs probes it with random uuids.
     index('songs_own_id_idx')
       .on(t.id)
+      .where(sql`${t.source} is null`),
+    // search3's text matches in its order (title, then id): a common word's first page is a
+    // walk that stops at the page, where sorting every match would read them all (ADR 0034).
+    index('songs_own_title_idx')
+      .on(sql`lower(${t.title}) collate "C"`, t.id)
       .where(sql`${t.source} is null`),
   ],
 );

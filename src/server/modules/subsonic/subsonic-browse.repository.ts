@@ -9,7 +9,10 @@ import { queryRows } from '../../db/sql-results.ts';
  * What a Subsonic client sees is the own catalogue: uploads (`source is null`), never the
  * external catalogue's rows; processing and failed songs are listed, since listeners play
  * their original meanwhile (ADR 0014). Canto has no album table: an album is one artist's
- * songs of one upload year (UTC), keyed by (artist_id, year).
+ * songs of one upload year (UTC), keyed by (artist_id, year); subsonic_albums holds each
+ * album's totals and subsonic_song_buckets the own songs' ids per 3-hex-digit prefix, both
+ * kept by triggers on songs (migration 0034) with subsonic_artists (each artist's album
+ * count), so no list groups songs as it is read.
  */
 
 export type BrowseSongRow = {
@@ -88,6 +91,12 @@ const yearOf = (col: SQL) => sql`extract(year from ${col} at time zone 'UTC')::i
 /** The start of a UTC year, as the bound of a created_at range (the created_at indexes). */
 const yearStart = (year: number) => sql`make_timestamptz(${year}::int, 1, 1, 0, 0, 0, 'UTC')`;
 
+/** A filter's songs up to which getRandomSongs shuffles them all rather than probing. */
+const RANDOM_FEW = 20_000;
+
+/** search3's text matches up to which they are fetched and sorted rather than walked. */
+const TEXT_FEW = 5000;
+
 /** A song's columns as the child shape needs them, with the caller's like as `starred`. */
 export function songSelect(userId: string) {
   return sql`
@@ -102,22 +111,52 @@ export function songSelect(userId: string) {
 export type SubsonicBrowseRepository = ReturnType<typeof createSubsonicBrowseRepository>;
 
 export function createSubsonicBrowseRepository(db: Db) {
-  return {
+  const repo = {
     /** Every artist with songs, with its album count and the caller's follow as `starred`. */
     async artists(userId: string, artistId?: string): Promise<BrowseArtistRow[]> {
       return queryRows<BrowseArtistRow>(
         db,
         sql`
-        select a.artist_id, a.name, c.album_count, f.created_at as starred
-        from song_artists a
-        cross join lateral (
-          select count(distinct ${yearOf(sql`s.created_at`)}) as album_count
-          from songs s where s.artist_id = a.artist_id and s.source is null
-        ) c
+        select a.artist_id, a.name, r.album_count, f.created_at as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
         left join user_follows f on f.follower_id = ${userId} and f.following_id = a.artist_id
-        where a.songs > 0 and c.album_count > 0
-          ${artistId ? sql`and a.artist_id = ${artistId}` : sql``}`,
+        where a.songs > 0 ${artistId ? sql`and r.artist_id = ${artistId}` : sql``}`,
       );
+    },
+
+    /**
+     * The artist index's version (subsonic_index_version): it grows with every change the
+     * index can show, so an index built after reading it is current until it changes.
+     */
+    async indexVersion(): Promise<number | null> {
+      const [row] = await queryRows<{ version: number | string }>(
+        db,
+        sql`select version from subsonic_index_version where id = 1`,
+      );
+      return row ? Number(row.version) : null;
+    },
+
+    /** Every artist with songs and its album count, for anyone (`starred` null). */
+    async artistIndex(): Promise<BrowseArtistRow[]> {
+      return queryRows<BrowseArtistRow>(
+        db,
+        sql`
+        select a.artist_id, a.name, r.album_count, null as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
+        where a.songs > 0`,
+      );
+    },
+
+    /** The artists the caller follows, and since when. */
+    async follows(userId: string): Promise<Map<string, Date | string>> {
+      const rows = await queryRows<{ artist_id: string; at: Date | string }>(
+        db,
+        sql`select following_id as artist_id, created_at as at from user_follows
+            where follower_id = ${userId}`,
+      );
+      return new Map(rows.map((r) => [r.artist_id, r.at]));
     },
 
     /** The newest upload's time: getIndexes' lastModified. */
@@ -130,68 +169,64 @@ export function createSubsonicBrowseRepository(db: Db) {
       return row ? new Date(row.at) : null;
     },
 
-    /** Albums (one artist's songs of one year) with their totals, in `q.order`. */
+    /**
+     * Albums (one artist's songs of one year) with their totals, in `q.order`: the page's keys
+     * from a walk of one of subsonic_albums' order indexes (index-only, so a deep offset skips
+     * entries, not rows), then the page's rows and the caller's likes (starred) joined. starred and recent start from the caller's own
+     * likes and plays instead; random probes the shuffle index (`randomAlbums`).
+     */
     async albums(userId: string, q: AlbumQuery): Promise<BrowseAlbumRow[]> {
-      const where: SQL[] = [sql`s.source is null`, sql`s.artist_id is not null`];
-      if (q.artistId) where.push(sql`s.artist_id = ${q.artistId}`);
-      if (q.year !== undefined)
-        where.push(
-          sql`s.created_at >= ${yearStart(q.year)} and s.created_at < ${yearStart(q.year + 1)}`,
-        );
+      if (q.order === 'random') return randomAlbums(userId, q);
+      const where: SQL[] = [sql`true`];
+      if (q.artistId) where.push(sql`a.artist_id = ${q.artistId}`);
+      if (q.year !== undefined) where.push(sql`a.year = ${q.year}`);
       if (q.order === 'byYear' && q.fromYear !== undefined && q.toYear !== undefined) {
         const lo = Math.min(q.fromYear, q.toYear);
         const hi = Math.max(q.fromYear, q.toYear);
-        where.push(sql`s.created_at >= ${yearStart(lo)} and s.created_at < ${yearStart(hi + 1)}`);
+        where.push(sql`a.year between ${lo} and ${hi}`);
       }
-      const having: SQL[] = [];
       if (q.order === 'byGenre' && q.genre !== undefined)
-        having.push(sql`bool_or(lower(s.genre) = ${q.genre.toLowerCase()})`);
-      if (q.order === 'starred') having.push(sql`max(l.created_at) is not null`);
-      if (q.order === 'recent') having.push(sql`max(p.played_at) is not null`);
+        where.push(sql`a.genres @> array[${q.genre.toLowerCase()}]::text[]`);
       if (q.text !== undefined)
-        having.push(
-          sql`(max(s.artist) ilike ${containsPattern(q.text)} escape '\\' or ${yearOf(sql`min(s.created_at)`)}::text = ${q.text})`,
+        where.push(
+          sql`(a.artist ilike ${containsPattern(q.text)} escape '\\' or a.year::text = ${q.text})`,
         );
       const desc = q.fromYear !== undefined && q.toYear !== undefined && q.fromYear > q.toYear;
-      const orderBy: Record<AlbumOrder, SQL> = {
-        random: sql`random()`,
-        newest: sql`max(s.created_at) desc, s.artist_id, 2`,
-        frequent: sql`sum(s.play_count) desc, max(s.created_at) desc, s.artist_id, 2`,
-        recent: sql`max(p.played_at) desc, s.artist_id, 2`,
-        starred: sql`max(l.created_at) desc, s.artist_id, 2`,
-        alphabeticalByName: sql`lower(max(s.artist)) collate "C", 2, s.artist_id`,
-        alphabeticalByArtist: sql`lower(max(s.artist)) collate "C", 2, s.artist_id`,
+      const byName = sql`lower(a.artist) collate "C", a.year, a.artist_id`;
+      const orderBy: Record<Exclude<AlbumOrder, 'random'>, SQL> = {
+        newest: sql`a.latest desc nulls last, a.artist_id, a.year`,
+        frequent: sql`a.play_count desc nulls last, a.latest desc nulls last, a.artist_id, a.year`,
+        recent: sql`mine_at desc, a.artist_id, a.year`,
+        starred: sql`mine_at desc, a.artist_id, a.year`,
+        alphabeticalByName: byName,
+        alphabeticalByArtist: byName,
         byYear: desc
-          ? sql`2 desc, lower(max(s.artist)) collate "C", s.artist_id`
-          : sql`2, lower(max(s.artist)) collate "C", s.artist_id`,
-        byGenre: sql`lower(max(s.artist)) collate "C", 2, s.artist_id`,
+          ? sql`a.year desc nulls last, lower(a.artist) collate "C", a.artist_id`
+          : sql`a.year, lower(a.artist) collate "C", a.artist_id`,
+        byGenre: byName,
       };
-      return queryRows<BrowseAlbumRow>(
-        db,
-        sql`
-        select s.artist_id, ${yearOf(sql`s.created_at`)} as year, max(s.artist) as artist,
-          count(distinct s.id) as song_count,
-          coalesce(sum(s.duration_ms), 0) as duration_ms,
-          coalesce(sum(s.play_count), 0) as play_count,
-          min(s.created_at) as created,
-          mode() within group (order by s.genre collate "C") as genre,
-          max(l.created_at) as starred
-        from songs s
-        left join liked_songs l on l.user_id = ${userId} and l.song_id = s.id
-        ${
-          q.order === 'recent'
-            ? sql`left join lateral (
-                select max(sa.played_at) as played_at from stream_analytics sa
-                where sa.user_id = ${userId} and sa.song_id = s.id
-              ) p on true`
-            : sql``
-        }
-        where ${sql.join(where, sql` and `)}
-        group by 1, 2
-        ${having.length ? sql`having ${sql.join(having, sql` and `)}` : sql``}
-        order by ${orderBy[q.order]}
-        limit ${q.limit} offset ${q.offset}`,
-      );
+      const order = orderBy[q.order];
+      // starred and recent: the caller's liked or played albums are the list.
+      const mine =
+        q.order === 'starred'
+          ? likedAlbums(userId)
+          : q.order === 'recent'
+            ? playedAlbums(userId)
+            : null;
+      const page = mine
+        ? sql`
+          select a.*, m.at as mine_at from (${mine}) m
+          join subsonic_albums a on a.artist_id = m.artist_id and a.year = m.year
+          where ${sql.join(where, sql` and `)}
+          order by ${order} limit ${q.limit} offset ${q.offset}`
+        : sql`
+          select a.* from (
+            select a.artist_id, a.year from subsonic_albums a
+            where ${sql.join(where, sql` and `)}
+            order by ${order} limit ${q.limit} offset ${q.offset}
+          ) k
+          join subsonic_albums a on a.artist_id = k.artist_id and a.year = k.year`;
+      return queryRows<BrowseAlbumRow>(db, withStarred(userId, page, order));
     },
 
     /** One album's songs, oldest first. */
@@ -245,22 +280,60 @@ export function createSubsonicBrowseRepository(db: Db) {
       );
     },
 
+    /**
+     * Up to `limit` distinct own songs at random, without sorting the catalogue: each of
+     * 2 × limit random uuids finds the first song id at or after it (songs_own_id_idx), so the
+     * work is the answer's size. A filter (genre, years) first counts its songs up to
+     * RANDOM_FEW in its own index: that few are shuffled; with more, the probes walk on to the
+     * next song that matches (a few entries each).
+     */
     async randomSongs(userId: string, limit: number, f: SongFilter): Promise<BrowseSongRow[]> {
       const where: SQL[] = [sql`s.source is null`];
       if (f.genre !== undefined) where.push(sql`lower(s.genre) = ${f.genre.toLowerCase()}`);
       if (f.fromYear !== undefined) where.push(sql`s.created_at >= ${yearStart(f.fromYear)}`);
       if (f.toYear !== undefined) where.push(sql`s.created_at < ${yearStart(f.toYear + 1)}`);
+      const filter = sql.join(where, sql` and `);
+      const filtered = where.length > 1;
+      if (filtered) {
+        const [few] = await queryRows<{ n: number | string }>(
+          db,
+          sql`select count(*) as n from (select 1 from songs s where ${filter} limit ${RANDOM_FEW + 1}) f`,
+        );
+        if (Number(few?.n ?? 0) <= RANDOM_FEW)
+          return queryRows<BrowseSongRow>(
+            db,
+            sql`${songSelect(userId)} where ${filter} order by random() limit ${limit}`,
+          );
+      }
+      const probed = await queryRows<BrowseSongRow>(
+        db,
+        sql`
+        with pivots as materialized (
+          select gen_random_uuid() as pivot from generate_series(1, ${limit * 2})
+        ), picked as (
+          select distinct x.id from pivots p
+          cross join lateral (
+            select s.id from songs s where ${filter} and s.id >= p.pivot order by s.id limit 1
+          ) x
+        ), page as (select id from picked order by random() limit ${limit})
+        ${songSelect(userId)} join page on page.id = s.id`,
+      );
+      if (probed.length >= limit || filtered) return probed;
+      // Fewer songs than the probes could tell apart (a small catalogue): shuffle them all.
       return queryRows<BrowseSongRow>(
         db,
-        sql`${songSelect(userId)} where ${sql.join(where, sql` and `)} order by random() limit ${limit}`,
+        sql`${songSelect(userId)} where ${filter} order by random() limit ${limit}`,
       );
     },
 
     /**
-     * search3's songs. The empty query lists every song by id: the page's ids come from an
-     * index-only scan of songs_own_id_idx (the own songs' ids, migration 0033), so that a deep
-     * OFFSET skips index entries, not rows; only the page's rows are then read. A text matches
-     * titles or artists' names containing it, by title.
+     * search3's songs. The empty query lists every song by id: subsonic_song_buckets says
+     * which 3-hex-digit bucket of ids the offset falls in and how many own songs come before
+     * it, so the page is read from songs_own_id_idx from the bucket's first id with a short
+     * OFFSET (the songs within that bucket), at any depth. A text matches titles, or
+     * artists' names (song_artists' trigram index, the songs of those artists), by title:
+     * the artists are an array, so that the two index scans can be ORed (a subquery in the OR
+     * could only be a filter); a common text walks songs_own_title_idx instead.
      */
     async searchSongs(
       userId: string,
@@ -273,17 +346,50 @@ export function createSubsonicBrowseRepository(db: Db) {
         return queryRows<BrowseSongRow>(
           db,
           sql`
-          with page as (
-            select id from songs where source is null order by id limit ${limit} offset ${offset}
+          with start as (
+            select b.prefix, b.before from (
+              select prefix, songs, sum(songs) over (order by prefix) - songs as before
+              from subsonic_song_buckets
+            ) b
+            where b.before + b.songs > ${offset}
+            order by b.prefix limit 1
+          ), page as (
+            select id from songs
+            where source is null and id >= (select subsonic_bucket_start(prefix) from start)
+            order by id limit ${limit} offset (select ${offset}::bigint - before from start)
           )
           ${songSelect(userId)} join page on page.id = s.id
           order by s.id`,
         );
       const pattern = containsPattern(text);
+      const match = sql`s.source is null and (
+          s.title ilike ${pattern} escape '\\'
+          or (s.artist_id = any(array(select artist_id from song_artists where name ilike ${pattern} escape '\\'))
+            and s.artist ilike ${pattern} escape '\\'))`;
+      // The planner's guess of a text's matches can be far off, and the wrong plan costs
+      // seconds: so count them (up to TEXT_FEW). That few are fetched from the indexes and
+      // sorted (the subquery's OFFSET 0 keeps it from walking the title order); more are
+      // dense enough that walking songs_own_title_idx meets the page soon.
+      const [few] = await queryRows<{ n: number | string }>(
+        db,
+        sql`select count(*) as n from (select 1 from songs s where ${match} limit ${TEXT_FEW + 1}) f`,
+      );
+      if (Number(few?.n ?? 0) <= TEXT_FEW)
+        return queryRows<BrowseSongRow>(
+          db,
+          sql`
+          with page as (
+            select m.id from (select s.id, s.title from songs s where ${match} offset 0) m
+            order by lower(m.title) collate "C", m.id
+            limit ${limit} offset ${offset}
+          )
+          ${songSelect(userId)} join page on page.id = s.id
+          order by lower(s.title) collate "C", s.id`,
+        );
       return queryRows<BrowseSongRow>(
         db,
         sql`${songSelect(userId)}
-        where s.source is null and (s.title ilike ${pattern} escape '\\' or s.artist ilike ${pattern} escape '\\')
+        where ${match}
         order by lower(s.title) collate "C", s.id
         limit ${limit} offset ${offset}`,
       );
@@ -300,18 +406,92 @@ export function createSubsonicBrowseRepository(db: Db) {
       return queryRows<BrowseArtistRow>(
         db,
         sql`
-        select a.artist_id, a.name, c.album_count, f.created_at as starred
-        from song_artists a
-        cross join lateral (
-          select count(distinct ${yearOf(sql`s.created_at`)}) as album_count
-          from songs s where s.artist_id = a.artist_id and s.source is null
-        ) c
+        select a.artist_id, a.name, r.album_count, f.created_at as starred
+        from subsonic_artists r
+        join song_artists a on a.artist_id = r.artist_id
         left join user_follows f on f.follower_id = ${userId} and f.following_id = a.artist_id
-        where a.songs > 0 and c.album_count > 0
+        where a.songs > 0
           ${text === null ? sql`` : sql`and a.name ilike ${containsPattern(text)} escape '\\'`}
         order by lower(a.name) collate "C", a.artist_id
         limit ${limit} offset ${offset}`,
       );
     },
   };
+  return repo;
+
+  /**
+   * The caller's liked albums (their likes of own songs, grouped by album), newest like first:
+   * `at` is the album's starred time.
+   */
+  function likedAlbums(userId: string): SQL {
+    return sql`
+      select s.artist_id, ${yearOf(sql`s.created_at`)} as year, max(l.created_at) as at
+      from liked_songs l join songs s on s.id = l.song_id
+      where l.user_id = ${userId} and s.source is null and s.artist_id is not null
+      group by 1, 2`;
+  }
+
+  /** The albums the caller has played, with their last play as `at`. */
+  function playedAlbums(userId: string): SQL {
+    return sql`
+      select s.artist_id, ${yearOf(sql`s.created_at`)} as year, max(p.played_at) as at
+      from stream_analytics p join songs s on s.id = p.song_id
+      where p.user_id = ${userId} and s.source is null and s.artist_id is not null
+      group by 1, 2`;
+  }
+
+  /**
+   * A page of subsonic_albums rows (`a.*`) as BrowseAlbumRow, with the caller's latest like
+   * of each album's songs as `starred` (their likes grouped once, joined to the page), in
+   * `order` again over the page's rows.
+   */
+  function withStarred(userId: string, page: SQL, order: SQL): SQL {
+    return sql`
+      with a as (${page})
+      select a.artist_id, a.year, a.artist, a.song_count, a.duration_ms, a.play_count,
+        a.created, a.genre, st.at as starred
+      from a
+      left join (${likedAlbums(userId)}) st on st.artist_id = a.artist_id and st.year = a.year
+      order by ${order}`;
+  }
+
+  /**
+   * `limit` distinct albums at random: 2 × limit random uuids each find the first album at or
+   * after it in the shuffle index. With fewer albums than that can tell apart, all of them
+   * are shuffled (the offset then applies as it did).
+   */
+  async function randomAlbums(userId: string, q: AlbumQuery): Promise<BrowseAlbumRow[]> {
+    const where: SQL[] = [sql`true`];
+    if (q.artistId) where.push(sql`x.artist_id = ${q.artistId}`);
+    if (q.year !== undefined) where.push(sql`x.year = ${q.year}`);
+    const filter = sql.join(where, sql` and `);
+    const probed = await queryRows<BrowseAlbumRow>(
+      db,
+      withStarred(
+        userId,
+        sql`
+        select a.* from (
+          select distinct x.artist_id, x.year
+          from (select gen_random_uuid() as pivot from generate_series(1, ${q.limit * 2}) offset 0) p
+          cross join lateral (
+            select x.artist_id, x.year from subsonic_albums x
+            where ${filter} and x.shuffle >= p.pivot order by x.shuffle limit 1
+          ) x
+        ) k
+        join subsonic_albums a on a.artist_id = k.artist_id and a.year = k.year
+        order by random() limit ${q.limit}`,
+        sql`random()`,
+      ),
+    );
+    if (probed.length >= q.limit) return probed;
+    return queryRows<BrowseAlbumRow>(
+      db,
+      withStarred(
+        userId,
+        sql`select x.* from subsonic_albums x where ${filter}
+            order by random() limit ${q.limit} offset ${q.offset}`,
+        sql`random()`,
+      ),
+    );
+  }
 }

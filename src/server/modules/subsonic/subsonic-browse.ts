@@ -1,5 +1,4 @@
 import {
-  compareBySortName,
   IGNORED_ARTICLES_TEXT,
   indexLetter,
   sortName,
@@ -215,17 +214,42 @@ export function artistEntry(row: BrowseArtistRow): Record<string, unknown> {
   return artist;
 }
 
-/** Artists grouped by index letter, letters in order and '#' last. */
-function byIndex(rows: BrowseArtistRow[]): { name: string; artist: Record<string, unknown>[] }[] {
-  const sorted = [...rows].sort((a, b) => compareBySortName(a.name ?? '', b.name ?? ''));
-  const groups = new Map<string, Record<string, unknown>[]>();
-  for (const row of sorted) {
-    const letter = indexLetter(row.name ?? '');
-    groups.set(letter, [...(groups.get(letter) ?? []), artistEntry(row)]);
+type ArtistIndex = { name: string; artist: { id: string; entry: Record<string, unknown> }[] }[];
+
+/**
+ * Artists grouped by index letter, letters in order and '#' last, each as its ArtistID3
+ * without `starred`. Each name's sort key and letter are computed once (compareBySortName's
+ * order), not in every comparison.
+ */
+function buildIndex(rows: BrowseArtistRow[]): ArtistIndex {
+  const keyed = rows.map((row) => {
+    const name = row.name ?? '';
+    return { row, name, key: sortName(name).toLowerCase(), letter: indexLetter(name) };
+  });
+  keyed.sort((a, b) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const groups = new Map<string, ArtistIndex[number]['artist']>();
+  for (const k of keyed) {
+    const item = { id: k.row.artist_id, entry: artistEntry({ ...k.row, starred: null }) };
+    const group = groups.get(k.letter);
+    if (group) group.push(item);
+    else groups.set(k.letter, [item]);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a < b ? -1 : a > b ? 1 : 0))
     .map(([name, artist]) => ({ name, artist }));
+}
+
+/** The index as one caller sees it: their follows as `starred`. */
+function callersIndex(index: ArtistIndex, follows: Map<string, Date | string>) {
+  return index.map(({ name, artist }) => ({
+    name,
+    artist: artist.map(({ id, entry }) => {
+      const at = follows.get(id);
+      return at === undefined ? entry : { ...entry, starred: iso(at) };
+    }),
+  }));
 }
 
 const MAX_OFFSET = 1_000_000_000;
@@ -298,22 +322,32 @@ export function createBrowseMethods({ browse }: BrowseDeps): SubsonicMethods {
       artistId: artist,
     });
 
+  // The artist index as anyone sees it, built once per index version (subsonic_index_version,
+  // read before the artists, so the index kept is never older than its version).
+  let built: { version: number; index: ArtistIndex } | null = null;
+  const artistIndex = async (userId: string) => {
+    const [version, follows] = await Promise.all([browse.indexVersion(), browse.follows(userId)]);
+    let index = built && built.version === version ? built.index : null;
+    if (!index) {
+      index = buildIndex(await browse.artistIndex());
+      if (version !== null) built = { version, index };
+    }
+    return callersIndex(index, follows);
+  };
+
   return {
     async getArtists(caller) {
-      const rows = await browse.artists(caller.userId);
-      return { artists: { ignoredArticles: IGNORED_ARTICLES_TEXT, index: byIndex(rows) } };
+      const index = await artistIndex(caller.userId);
+      return { artists: { ignoredArticles: IGNORED_ARTICLES_TEXT, index } };
     },
 
     async getIndexes(caller) {
-      const [rows, last] = await Promise.all([
-        browse.artists(caller.userId),
-        browse.lastModified(),
-      ]);
+      const [index, last] = await Promise.all([artistIndex(caller.userId), browse.lastModified()]);
       return {
         indexes: {
           lastModified: last?.getTime() ?? 0,
           ignoredArticles: IGNORED_ARTICLES_TEXT,
-          index: byIndex(rows),
+          index,
         },
       };
     },

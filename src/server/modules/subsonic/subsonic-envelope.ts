@@ -98,9 +98,15 @@ export function toXml(body: SubsonicPayload): string {
 
 /** The envelope as JSON: `{"subsonic-response": {...}}`. */
 export function toJson(body: SubsonicPayload): string {
-  return JSON.stringify({ 'subsonic-response': body }, (_key, v: unknown) =>
-    typeof v === 'bigint' ? Number(v) : v,
-  );
+  const doc = { 'subsonic-response': body };
+  // A replacer is called for every key (a 20,000-artist index is 4 MB): only when a bigint
+  // made the plain pass throw.
+  try {
+    return JSON.stringify(doc);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(doc, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
+  }
 }
 
 // A JSONP callback is written into JavaScript: only a dotted path of identifiers.
