@@ -28,6 +28,13 @@ export type LibraryModule = FeatureModule & {
   ): Promise<boolean>;
   /** The owner's playlist's songs in play order; null when it is not theirs or gone. */
   playlistSongIds(playlistId: string, userId: string): Promise<string[] | null>;
+  /**
+   * Likes these songs (the web's Like, several at once: Subsonic star). All or nothing:
+   * false when one does not exist. Idempotent: a song already liked keeps its time.
+   */
+  likeSongs(userId: string, songIds: readonly string[]): Promise<boolean>;
+  /** Unlikes these songs; idempotent (a song not liked changes nothing). */
+  unlikeSongs(userId: string, songIds: readonly string[]): Promise<void>;
 };
 
 /**
@@ -40,8 +47,9 @@ export function createLibraryModule(
   ctx: ModuleContext,
   { songs }: { songs: Pick<SongsModule, 'songsByIds'> },
 ): LibraryModule {
+  const likeRows = createLikesRepository(ctx.database.db);
   const likes = createLikesService({
-    likes: createLikesRepository(ctx.database.db),
+    likes: likeRows,
     songsByIds: songs.songsByIds,
   });
   const playlistRows = createPlaylistsRepository(ctx.database.db);
@@ -56,6 +64,8 @@ export function createLibraryModule(
     replacePlaylistSongs: (playlistId, userId, change, tx) =>
       playlistRows.replaceTracks(playlistId, userId, change, tx),
     playlistSongIds: (playlistId, userId) => playlistRows.ownTrackIds(playlistId, userId),
+    likeSongs: (userId, songIds) => likeRows.likeMany(userId, songIds),
+    unlikeSongs: (userId, songIds) => likeRows.unlikeMany(userId, songIds),
     plugin: async (app) => {
       await app.register(likesRoutes({ likes }), { prefix: '/api' });
       await app.register(playlistsRoutes({ playlists }), { prefix: '/api' });

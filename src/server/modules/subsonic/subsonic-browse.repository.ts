@@ -5,7 +5,7 @@ import { queryRows } from '../../db/sql-results.ts';
 
 /*
  * The OpenSubsonic browse and search reads. They read songs, song_artists, liked_songs,
- * user_follows and stream_analytics for set work, as ADR 0024 allows, and write nothing.
+ * user_follows, stream_analytics and users (the usernames of now playing) for set work, as ADR 0024 allows, and write nothing.
  * What a Subsonic client sees is the own catalogue: uploads (`source is null`), never the
  * external catalogue's rows; processing and failed songs are listed, since listeners play
  * their original meanwhile (ADR 0014). Canto has no album table: an album is one artist's
@@ -211,6 +211,68 @@ export function createSubsonicBrowseRepository(db: Db) {
         sql`${songSelect(userId)} where s.id = ${id} and s.source is null`,
       );
       return row ?? null;
+    },
+
+    /** Which of `ids` are own songs (the ids a Subsonic client may star or scrobble). */
+    async ownSongIds(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select id from songs
+            where id = any(${`{${ids.join(',')}}`}::uuid[]) and source is null`,
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** These own songs in the order given (an id repeated, repeated); missing ones left out. */
+    async songsByIds(userId: string, ids: readonly string[]): Promise<BrowseSongRow[]> {
+      if (ids.length === 0) return [];
+      return queryRows<BrowseSongRow>(
+        db,
+        sql`${songSelect(userId)}
+        join unnest(${`{${ids.join(',')}}`}::uuid[]) with ordinality as x(id, ord) on x.id = s.id
+        where s.source is null
+        order by x.ord`,
+      );
+    },
+
+    /** The caller's liked own songs, newest like first (liked_songs_user_created_idx). */
+    async starredSongs(userId: string, limit: number): Promise<BrowseSongRow[]> {
+      return queryRows<BrowseSongRow>(
+        db,
+        sql`${songSelect(userId)}
+        where l.id is not null and s.source is null
+        order by l.created_at desc, l.id desc
+        limit ${limit}`,
+      );
+    },
+
+    /** The artists the caller follows (who have own songs), newest follow first. */
+    async followedArtists(userId: string, limit: number): Promise<BrowseArtistRow[]> {
+      return queryRows<BrowseArtistRow>(
+        db,
+        sql`
+        select a.artist_id, a.name, c.album_count, f.created_at as starred
+        from user_follows f
+        join song_artists a on a.artist_id = f.following_id
+        cross join lateral (
+          select count(distinct ${yearOf(sql`s.created_at`)}) as album_count
+          from songs s where s.artist_id = a.artist_id and s.source is null
+        ) c
+        where f.follower_id = ${userId} and a.songs > 0 and c.album_count > 0
+        order by f.created_at desc, f.id desc
+        limit ${limit}`,
+      );
+    },
+
+    /** Users' Subsonic usernames (their sign-in emails). */
+    async usernames(userIds: readonly string[]): Promise<Map<string, string>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await queryRows<{ id: string; email: string }>(
+        db,
+        sql`select id, email from users where id = any(${`{${userIds.join(',')}}`}::uuid[])`,
+      );
+      return new Map(rows.map((r) => [r.id, r.email]));
     },
 
     /** Genres as written (the most common spelling of each), with song and album counts. */

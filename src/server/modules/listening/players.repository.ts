@@ -1,0 +1,165 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
+
+export type PlayersRepository = ReturnType<typeof createPlayersRepository>;
+
+export type NowPlayingRow = {
+  userId: string;
+  playerName: string;
+  playerId: number;
+  songId: string;
+  startedAt: Date;
+};
+
+export type PlayQueueRow = {
+  songIds: string[];
+  currentId: string | null;
+  positionMs: number;
+  changedAt: Date;
+  changedBy: string;
+};
+
+const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+
+/** A pg uuid[] as either driver answers it: an array, or its text form. */
+function idsOf(v: string[] | string): string[] {
+  if (Array.isArray(v)) return v;
+  const inner = v.replace(/^\{|\}$/g, '');
+  return inner === '' ? [] : inner.split(',');
+}
+
+/**
+ * now_playing and play_queues rows: what a listener's Subsonic players play now, and the
+ * queue one device saves for another.
+ */
+export function createPlayersRepository(db: Db) {
+  return {
+    /**
+     * The player's song from `at` until its duration has passed (`fallbackMs` for a song of
+     * unknown length), one row per (listener, player) upserted; the listener's other expired
+     * rows are swept in the same statement. False when the song does not exist.
+     */
+    async setNowPlaying(
+      userId: string,
+      playerName: string,
+      songId: string,
+      at: Date,
+      fallbackMs: number,
+    ): Promise<boolean> {
+      const now = at.toISOString();
+      const [row] = await queryRows<{ found: boolean }>(
+        db,
+        sql`
+        with song as (select id, duration_ms from songs where id = ${songId}),
+        swept as (
+          delete from now_playing
+          where user_id = ${userId} and expires_at <= ${now}::timestamptz
+            and player_name <> ${playerName}
+        ), put as (
+          insert into now_playing (user_id, player_name, song_id, started_at, expires_at)
+          select ${userId}, ${playerName}, song.id, ${now}::timestamptz,
+            ${now}::timestamptz + make_interval(
+              secs => coalesce(nullif(song.duration_ms, 0), ${fallbackMs}::int) / 1000.0)
+          from song
+          on conflict (user_id, player_name) do update
+            set song_id = excluded.song_id, started_at = excluded.started_at,
+              expires_at = excluded.expires_at
+          returning 1
+        )
+        select exists (select 1 from song) as found`,
+      );
+      return row?.found === true;
+    },
+
+    /**
+     * Unexpired now-playing rows at `now`, newest first: one listener's (the primary key's
+     * range), or everyone's (`userId` null; now_playing_expires_idx). Polled by apps every few
+     * seconds, so a prepared statement of a constant text.
+     */
+    async nowPlaying(userId: string | null, now: Date, limit: number): Promise<NowPlayingRow[]> {
+      const rows = await queryRowsNamed<{
+        user_id: string;
+        player_name: string;
+        player_id: number;
+        song_id: string;
+        started_at: Date | string;
+      }>(
+        db,
+        sql`
+        select user_id, player_name, player_id, song_id, started_at from now_playing
+        where (${userId}::uuid is null or user_id = ${userId}::uuid)
+          and expires_at > ${now.toISOString()}::timestamptz
+        order by started_at desc, user_id, player_name
+        limit ${limit}`,
+      );
+      return rows.map((r) => ({
+        userId: r.user_id,
+        playerName: r.player_name,
+        playerId: Number(r.player_id),
+        songId: r.song_id,
+        startedAt: timeOf(r.started_at),
+      }));
+    },
+
+    async playQueue(userId: string): Promise<PlayQueueRow | null> {
+      const [row] = await queryRows<{
+        song_ids: string[] | string;
+        current_id: string | null;
+        position_ms: number | string;
+        changed_at: Date | string;
+        changed_by: string;
+      }>(
+        db,
+        sql`select song_ids, current_id, position_ms, changed_at, changed_by
+            from play_queues where user_id = ${userId}`,
+      );
+      return row
+        ? {
+            songIds: idsOf(row.song_ids),
+            currentId: row.current_id,
+            positionMs: Number(row.position_ms),
+            changedAt: timeOf(row.changed_at),
+            changedBy: row.changed_by,
+          }
+        : null;
+    },
+
+    /**
+     * Replaces the listener's queue in one statement, only if every song exists (false:
+     * nothing written); an empty list removes it.
+     */
+    async savePlayQueue(
+      userId: string,
+      queue: Omit<PlayQueueRow, 'songIds'> & { songIds: readonly string[] },
+    ): Promise<boolean> {
+      if (queue.songIds.length === 0) {
+        await db.execute(sql`delete from play_queues where user_id = ${userId}`);
+        return true;
+      }
+      const ids = uuidArray(queue.songIds);
+      const [row] = await queryRows<{ ok: boolean }>(
+        db,
+        sql`
+        with wanted as (select distinct id from unnest(${ids}::uuid[]) as w(id)),
+        checked as (
+          select (select count(*) from songs s join wanted w on w.id = s.id)
+            = (select count(*) from wanted) as ok
+        ), put as (
+          insert into play_queues (user_id, song_ids, current_id, position_ms, changed_at, changed_by)
+          select ${userId}, ${ids}::uuid[], ${queue.currentId}::uuid, ${queue.positionMs},
+            ${queue.changedAt.toISOString()}::timestamptz, ${queue.changedBy}
+          where (select ok from checked)
+          on conflict (user_id) do update
+            set song_ids = excluded.song_ids, current_id = excluded.current_id,
+              position_ms = excluded.position_ms, changed_at = excluded.changed_at,
+              changed_by = excluded.changed_by
+          returning 1
+        )
+        select (select ok from checked) as ok`,
+      );
+      return row?.ok === true;
+    },
+  };
+}
