@@ -280,6 +280,35 @@ describe.each(dbKinds)('Subsonic user state on %s', (kind) => {
       expect((got.song as Json).playCount).toBe(1);
     });
 
+    it('adds a late play to an artist’s day the dashboard already counted', async () => {
+      const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+      const at = Date.parse(`${day}T08:00:00Z`);
+      // The day was counted (final: written after it ended) with someone else's one play.
+      await ctx.db.database.db.execute(
+        sql`insert into artist_daily_analytics
+              (artist_id, analytics_date, total_streams, unique_listeners, listened_ms, updated_at)
+            values (${artistB.userId}, ${day}::date, 1, 1, 1000, now())`,
+      );
+      const dayRow = async () =>
+        (
+          await rows<{ total_streams: number; unique_listeners: number; listened_ms: number }>(
+            ctx,
+            sql`select total_streams, unique_listeners, listened_ms from artist_daily_analytics
+                where artist_id = ${artistB.userId} and analytics_date = ${day}::date`,
+          )
+        ).map((r) => [
+          Number(r.total_streams),
+          Number(r.unique_listeners),
+          Number(r.listened_ms),
+        ])[0];
+      await ok('scrobble', { id: s.b1!, time: String(at) });
+      await ok('scrobble', { id: s.b1!, time: String(at) });
+      expect(await dayRow()).toEqual([2, 2, 1000 + DURATION_MS]);
+      // The same listener again that day: one more stream, no new listener.
+      await ok('scrobble', { id: s.b1!, time: String(at + 3600_000) });
+      expect(await dayRow()).toEqual([3, 2, 1000 + 2 * DURATION_MS]);
+    });
+
     it('records a play without a time at the server’s time', async () => {
       const before = await plays(other);
       await ok('scrobble', { id: s.a1! }, other);
@@ -370,6 +399,35 @@ describe.each(dbKinds)('Subsonic user state on %s', (kind) => {
         entry: [expect.objectContaining({ id: s.a3 })],
         changedBy: 'Desktop',
       });
+    });
+
+    it('keeps the current song by its place, for the index-based pair too', async () => {
+      const gone = await song(artistB, 'Artist B', 'B gone', '2023-05-01T10:00:00Z');
+      await ok('savePlayQueueByIndex', {
+        id: [s.b1!, gone, s.a1!, s.b1!],
+        currentIndex: '3',
+        position: '500',
+      });
+      const byIndex = (await ok('getPlayQueueByIndex', {}, me, 'Desktop'))
+        .playQueueByIndex as Json & {
+        entry: Json[];
+      };
+      expect(byIndex.entry.map((e) => e.id)).toEqual([s.b1, gone, s.a1, s.b1]);
+      expect(byIndex).toMatchObject({ currentIndex: 3, position: 500, changedBy: 'Phone' });
+      expect((await ok('getPlayQueue')).playQueue).toMatchObject({ current: s.b1 });
+      // A song deleted since is left out, and the current place follows.
+      await ctx.db.database.db.execute(sql`delete from songs where id = ${gone}`);
+      const after = (await ok('getPlayQueueByIndex')).playQueueByIndex as Json & {
+        entry: Json[];
+      };
+      expect(after.entry.map((e) => e.id)).toEqual([s.b1, s.a1, s.b1]);
+      expect(after.currentIndex).toBe(2);
+      await fails('savePlayQueueByIndex', { id: [s.a1!], currentIndex: '1' }, 0);
+      await fails('savePlayQueueByIndex', { id: [s.a1!], currentIndex: 'x' }, 0);
+      const names = (
+        (await ok('getOpenSubsonicExtensions')).openSubsonicExtensions as { name: string }[]
+      ).map((e) => e.name);
+      expect(names).toContain('indexBasedQueue');
     });
 
     it('refuses unknown songs and oversized queues keeping the saved one; empty clears', async () => {

@@ -12,13 +12,14 @@ CREATE TABLE "now_playing" (
 CREATE TABLE "play_queues" (
 	"user_id" uuid PRIMARY KEY NOT NULL,
 	"song_ids" uuid[] NOT NULL,
-	"current_id" uuid,
+	"current_index" integer,
 	"position_ms" bigint DEFAULT 0 NOT NULL,
 	"changed_at" timestamp with time zone NOT NULL,
 	"changed_by" text NOT NULL,
 	CONSTRAINT "play_queues_position_nonneg" CHECK ("play_queues"."position_ms" >= 0),
 	CONSTRAINT "play_queues_changed_by_len" CHECK (char_length("play_queues"."changed_by") between 0 and 100),
-	CONSTRAINT "play_queues_songs_max" CHECK (cardinality("play_queues"."song_ids") <= 1000)
+	CONSTRAINT "play_queues_songs_max" CHECK (cardinality("play_queues"."song_ids") <= 1000),
+	CONSTRAINT "play_queues_current_index" CHECK ("play_queues"."current_index" >= 0 and "play_queues"."current_index" < cardinality("play_queues"."song_ids"))
 );
 --> statement-breakpoint
 ALTER TABLE "stream_analytics" ADD COLUMN "scrobbled" boolean DEFAULT false NOT NULL;--> statement-breakpoint

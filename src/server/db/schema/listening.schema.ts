@@ -89,7 +89,7 @@ export const nowPlaying = pgTable(
 /**
  * A listener's saved play queue (Subsonic savePlayQueue), so another device resumes it: the
  * songs in order (no foreign key on an array: a deleted song is left out when read), the
- * current song and the position in it.
+ * current one by its place in the list (a song may be queued twice) and the position in it.
  */
 export const playQueues = pgTable(
   'play_queues',
@@ -98,7 +98,7 @@ export const playQueues = pgTable(
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     songIds: uuid('song_ids').array().notNull(),
-    currentId: uuid('current_id'),
+    currentIndex: integer('current_index'),
     positionMs: bigint('position_ms', { mode: 'number' }).notNull().default(0),
     changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
     changedBy: text('changed_by').notNull(),
@@ -107,6 +107,10 @@ export const playQueues = pgTable(
     nonNegative('play_queues_position_nonneg', t.positionMs),
     lengthBetween('play_queues_changed_by_len', t.changedBy, 0, 100),
     check('play_queues_songs_max', sql`cardinality(${t.songIds}) <= 1000`),
+    check(
+      'play_queues_current_index',
+      sql`${t.currentIndex} >= 0 and ${t.currentIndex} < cardinality(${t.songIds})`,
+    ),
   ],
 );
 

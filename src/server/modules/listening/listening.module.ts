@@ -51,7 +51,7 @@ export type ListeningModule = FeatureModule & {
     userId: string,
     queue: {
       songIds: readonly string[];
-      currentId: string | null;
+      currentIndex: number | null;
       positionMs: number;
       changedBy: string;
     },

@@ -14,7 +14,8 @@ export type NowPlayingRow = {
 
 export type PlayQueueRow = {
   songIds: string[];
-  currentId: string | null;
+  /** The current song's place in songIds. */
+  currentIndex: number | null;
   positionMs: number;
   changedAt: Date;
   changedBy: string;
@@ -39,7 +40,7 @@ export function createPlayersRepository(db: Db) {
     /**
      * The player's song from `at` until its duration has passed (`fallbackMs` for a song of
      * unknown length), one row per (listener, player) upserted; the listener's other expired
-     * rows are swept in the same statement. False when the song does not exist.
+     * rows, and anyone's expired a day ago, are swept in the same statement. False when the song does not exist.
      */
     async setNowPlaying(
       userId: string,
@@ -55,8 +56,10 @@ export function createPlayersRepository(db: Db) {
         with song as (select id, duration_ms from songs where id = ${songId}),
         swept as (
           delete from now_playing
-          where user_id = ${userId} and expires_at <= ${now}::timestamptz
-            and player_name <> ${playerName}
+          where not (user_id = ${userId} and player_name = ${playerName})
+            -- The listener's other ended players; anyone's that stopped a day ago.
+            and ((user_id = ${userId} and expires_at <= ${now}::timestamptz)
+              or expires_at < ${now}::timestamptz - interval '1 day')
         ), put as (
           insert into now_playing (user_id, player_name, song_id, started_at, expires_at)
           select ${userId}, ${playerName}, song.id, ${now}::timestamptz,
@@ -76,9 +79,11 @@ export function createPlayersRepository(db: Db) {
     /**
      * Unexpired now-playing rows at `now`, newest first: one listener's (the primary key's
      * range), or everyone's (`userId` null; now_playing_expires_idx). Polled by apps every few
-     * seconds, so a prepared statement of a constant text.
+     * seconds, so prepared statements of constant texts.
      */
     async nowPlaying(userId: string | null, now: Date, limit: number): Promise<NowPlayingRow[]> {
+      const at = now.toISOString();
+      // Two texts, not one with an OR: each keeps its own index in a generic plan.
       const rows = await queryRowsNamed<{
         user_id: string;
         player_name: string;
@@ -87,12 +92,17 @@ export function createPlayersRepository(db: Db) {
         started_at: Date | string;
       }>(
         db,
-        sql`
-        select user_id, player_name, player_id, song_id, started_at from now_playing
-        where (${userId}::uuid is null or user_id = ${userId}::uuid)
-          and expires_at > ${now.toISOString()}::timestamptz
-        order by started_at desc, user_id, player_name
-        limit ${limit}`,
+        userId === null
+          ? sql`
+            select user_id, player_name, player_id, song_id, started_at from now_playing
+            where expires_at > ${at}::timestamptz
+            order by started_at desc, user_id, player_name
+            limit ${limit}`
+          : sql`
+            select user_id, player_name, player_id, song_id, started_at from now_playing
+            where user_id = ${userId}::uuid and expires_at > ${at}::timestamptz
+            order by started_at desc, player_name
+            limit ${limit}`,
       );
       return rows.map((r) => ({
         userId: r.user_id,
@@ -106,19 +116,19 @@ export function createPlayersRepository(db: Db) {
     async playQueue(userId: string): Promise<PlayQueueRow | null> {
       const [row] = await queryRows<{
         song_ids: string[] | string;
-        current_id: string | null;
+        current_index: number | null;
         position_ms: number | string;
         changed_at: Date | string;
         changed_by: string;
       }>(
         db,
-        sql`select song_ids, current_id, position_ms, changed_at, changed_by
+        sql`select song_ids, current_index, position_ms, changed_at, changed_by
             from play_queues where user_id = ${userId}`,
       );
       return row
         ? {
             songIds: idsOf(row.song_ids),
-            currentId: row.current_id,
+            currentIndex: row.current_index === null ? null : Number(row.current_index),
             positionMs: Number(row.position_ms),
             changedAt: timeOf(row.changed_at),
             changedBy: row.changed_by,
@@ -147,12 +157,12 @@ export function createPlayersRepository(db: Db) {
           select (select count(*) from songs s join wanted w on w.id = s.id)
             = (select count(*) from wanted) as ok
         ), put as (
-          insert into play_queues (user_id, song_ids, current_id, position_ms, changed_at, changed_by)
-          select ${userId}, ${ids}::uuid[], ${queue.currentId}::uuid, ${queue.positionMs},
+          insert into play_queues (user_id, song_ids, current_index, position_ms, changed_at, changed_by)
+          select ${userId}, ${ids}::uuid[], ${queue.currentIndex}::int, ${queue.positionMs},
             ${queue.changedAt.toISOString()}::timestamptz, ${queue.changedBy}
           where (select ok from checked)
           on conflict (user_id) do update
-            set song_ids = excluded.song_ids, current_id = excluded.current_id,
+            set song_ids = excluded.song_ids, current_index = excluded.current_index,
               position_ms = excluded.position_ms, changed_at = excluded.changed_at,
               changed_by = excluded.changed_by
           returning 1

@@ -10,6 +10,7 @@ import {
 export const OPEN_SUBSONIC_EXTENSIONS = [
   { name: 'apiKeyAuthentication', versions: [1] },
   { name: 'formPost', versions: [1] },
+  { name: 'indexBasedQueue', versions: [1] },
 ];
 
 /** The one music folder: Canto has a single catalogue. */

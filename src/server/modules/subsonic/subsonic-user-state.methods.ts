@@ -34,8 +34,10 @@ import {
  *   their own players' entries and an admin sees everyone's. An entry lasts the song's
  *   duration (10 minutes when unknown) and lives in PostgreSQL, so every process answers
  *   alike; a poll is one prepared read of a small table by its key.
- * - getPlayQueue/savePlayQueue: one saved queue per listener (at most 1,000 songs), so
- *   another device resumes it; an empty id list clears it.
+ * - getPlayQueue/savePlayQueue, and OpenSubsonic's ByIndex pair (indexBasedQueue): one saved
+ *   queue per listener (at most 1,000 songs), so another device resumes it; the current song
+ *   is kept by its place, so a song queued twice is resumed at the right one. An empty id
+ *   list clears it.
  */
 
 /** Ids one star/unstar may name. */
@@ -141,6 +143,53 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
     };
   }
 
+  /** The queue's song ids (at most MAX_QUEUE, each a song id, or error 70). */
+  const queueIds = (params: SubsonicParams) => {
+    const ids = values(params, 'id');
+    if (ids.length > MAX_QUEUE) throw invalid(`A play queue holds at most ${MAX_QUEUE} songs`);
+    return ids.map(songIdOf);
+  };
+
+  async function saveQueue(
+    caller: SubsonicCaller,
+    params: SubsonicParams,
+    songIds: string[],
+    currentIndex: number | null,
+  ) {
+    const positionMs = intParam(params, 'position', 0, 0, Number.MAX_SAFE_INTEGER);
+    await requireSongs(songIds);
+    const saved = await listening.savePlayQueue(caller.userId, {
+      songIds,
+      currentIndex,
+      positionMs,
+      changedBy: playerName(params),
+    });
+    if (!saved) throw notFound('Song');
+  }
+
+  /**
+   * The caller's saved queue as children, songs deleted since left out; the current index
+   * counted among the songs kept (none when the current song itself is gone).
+   */
+  async function savedQueue(caller: SubsonicCaller) {
+    const queue = await listening.playQueue(caller.userId);
+    if (!queue) return null;
+    const songs = await browse.songsByIds(caller.userId, queue.songIds);
+    const present = new Set(songs.map((s) => s.id));
+    const kept = queue.songIds.flatMap((id, i) => (present.has(id) ? [i] : []));
+    const index = queue.currentIndex === null ? -1 : kept.indexOf(queue.currentIndex);
+    return {
+      entry: songs.map(songChild),
+      currentIndex: index < 0 ? null : index,
+      about: {
+        position: queue.positionMs,
+        username: caller.username,
+        changed: queue.changedAt.toISOString(),
+        changedBy: queue.changedBy,
+      },
+    };
+  }
+
   return {
     async star(caller, params) {
       const { songs, artists } = await targetsOf(caller, params);
@@ -231,38 +280,40 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
     },
 
     async getPlayQueue(caller) {
-      const queue = await listening.playQueue(caller.userId);
+      const queue = await savedQueue(caller);
       if (!queue) return {};
-      const songs = await browse.songsByIds(caller.userId, queue.songIds);
-      const playQueue: Record<string, unknown> = {
-        entry: songs.map(songChild),
-        position: queue.positionMs,
-        username: caller.username,
-        changed: queue.changedAt.toISOString(),
-        changedBy: queue.changedBy,
-      };
-      if (queue.currentId && songs.some((s) => s.id === queue.currentId))
-        playQueue.current = queue.currentId;
+      const playQueue: Record<string, unknown> = { entry: queue.entry, ...queue.about };
+      if (queue.currentIndex !== null) playQueue.current = queue.entry[queue.currentIndex]!.id;
       return { playQueue };
     },
 
+    async getPlayQueueByIndex(caller) {
+      const queue = await savedQueue(caller);
+      if (!queue) return {};
+      const playQueueByIndex: Record<string, unknown> = { entry: queue.entry, ...queue.about };
+      if (queue.currentIndex !== null) playQueueByIndex.currentIndex = queue.currentIndex;
+      return { playQueueByIndex };
+    },
+
     async savePlayQueue(caller, params) {
-      const ids = values(params, 'id');
-      if (ids.length > MAX_QUEUE) throw invalid(`A play queue holds at most ${MAX_QUEUE} songs`);
-      const songIds = ids.map(songIdOf);
+      const songIds = queueIds(params);
       const rawCurrent = params.get('current');
-      const current = rawCurrent ? songIdOf(rawCurrent) : null;
-      if (current !== null && songIds.length > 0 && !songIds.includes(current))
-        throw invalid('The current song must be in the queue');
-      const positionMs = intParam(params, 'position', 0, 0, Number.MAX_SAFE_INTEGER);
-      await requireSongs(songIds);
-      const saved = await listening.savePlayQueue(caller.userId, {
-        songIds,
-        currentId: songIds.length > 0 ? current : null,
-        positionMs,
-        changedBy: playerName(params),
-      });
-      if (!saved) throw notFound('Song');
+      let currentIndex: number | null = null;
+      if (rawCurrent && songIds.length > 0) {
+        currentIndex = songIds.indexOf(songIdOf(rawCurrent));
+        if (currentIndex < 0) throw invalid('The current song must be in the queue');
+      }
+      await saveQueue(caller, params, songIds, currentIndex);
+      return {};
+    },
+
+    async savePlayQueueByIndex(caller, params) {
+      const songIds = queueIds(params);
+      const currentIndex =
+        params.get('currentIndex') && songIds.length > 0
+          ? intParam(params, 'currentIndex', 0, 0, songIds.length - 1)
+          : null;
+      await saveQueue(caller, params, songIds, currentIndex);
       return {};
     },
   };
