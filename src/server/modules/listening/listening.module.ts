@@ -10,11 +10,7 @@ import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
 import { createPlayCountFold } from './play-count-fold.ts';
 import { createPlaysRepository } from './plays.repository.ts';
-import {
-  createPlayersRepository,
-  type NowPlayingRow,
-  type PlayQueueRow,
-} from './players.repository.ts';
+import { createPlayersRepository, type PlayQueueRow } from './players.repository.ts';
 import { createStatsRepository } from './stats.repository.ts';
 
 export type ListeningModule = FeatureModule & {
@@ -39,8 +35,6 @@ export type ListeningModule = FeatureModule & {
    * duration (or NOW_PLAYING_FALLBACK_MS) has passed. False when the song does not exist.
    */
   setNowPlaying(userId: string, playerName: string, songId: string): Promise<boolean>;
-  /** Unexpired now-playing entries, newest first: one listener's, or everyone's (null). */
-  nowPlaying(userId: string | null): Promise<NowPlayingRow[]>;
   /** The listener's saved play queue, or null when none is saved. */
   playQueue(userId: string): Promise<PlayQueueRow | null>;
   /**
@@ -58,12 +52,10 @@ export type ListeningModule = FeatureModule & {
   ): Promise<boolean>;
 };
 
-export type { NowPlayingRow, PlayQueueRow };
+export type { PlayQueueRow };
 
 /** How long a now-playing entry of a song of unknown length lasts. */
 export const NOW_PLAYING_FALLBACK_MS = 10 * 60_000;
-/** At most this many now-playing entries are answered (an admin sees everyone's). */
-const NOW_PLAYING_LIMIT = 200;
 
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
@@ -123,7 +115,6 @@ export function createListeningModule(
     scrobble: (userId, list) => plays.scrobble(userId, list),
     setNowPlaying: (userId, playerName, songId) =>
       players.setNowPlaying(userId, playerName, songId, ctx.clock.now(), NOW_PLAYING_FALLBACK_MS),
-    nowPlaying: (userId) => players.nowPlaying(userId, ctx.clock.now(), NOW_PLAYING_LIMIT),
     playQueue: (userId) => players.playQueue(userId),
     savePlayQueue: (userId, queue) =>
       players.savePlayQueue(userId, { ...queue, changedAt: ctx.clock.now() }),

@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
+import { queryRows } from '../../db/sql-results.ts';
 
 export type PlayersRepository = ReturnType<typeof createPlayersRepository>;
-
-export type NowPlayingRow = {
-  userId: string;
-  playerName: string;
-  playerId: number;
-  songId: string;
-  startedAt: Date;
-};
 
 export type PlayQueueRow = {
   songIds: string[];
@@ -32,8 +24,8 @@ function idsOf(v: string[] | string): string[] {
 }
 
 /**
- * now_playing and play_queues rows: what a listener's Subsonic players play now, and the
- * queue one device saves for another.
+ * now_playing and play_queues rows: what a listener's Subsonic players play now (read by the
+ * Subsonic module's polls, by expires_at), and the queue one device saves for another.
  */
 export function createPlayersRepository(db: Db) {
   return {
@@ -74,43 +66,6 @@ export function createPlayersRepository(db: Db) {
         select exists (select 1 from song) as found`,
       );
       return row?.found === true;
-    },
-
-    /**
-     * Unexpired now-playing rows at `now`, newest first: one listener's (the primary key's
-     * range), or everyone's (`userId` null; now_playing_expires_idx). Polled by apps every few
-     * seconds, so prepared statements of constant texts.
-     */
-    async nowPlaying(userId: string | null, now: Date, limit: number): Promise<NowPlayingRow[]> {
-      const at = now.toISOString();
-      // Two texts, not one with an OR: each keeps its own index in a generic plan.
-      const rows = await queryRowsNamed<{
-        user_id: string;
-        player_name: string;
-        player_id: number;
-        song_id: string;
-        started_at: Date | string;
-      }>(
-        db,
-        userId === null
-          ? sql`
-            select user_id, player_name, player_id, song_id, started_at from now_playing
-            where expires_at > ${at}::timestamptz
-            order by started_at desc, user_id, player_name
-            limit ${limit}`
-          : sql`
-            select user_id, player_name, player_id, song_id, started_at from now_playing
-            where user_id = ${userId}::uuid and expires_at > ${at}::timestamptz
-            order by started_at desc, player_name
-            limit ${limit}`,
-      );
-      return rows.map((r) => ({
-        userId: r.user_id,
-        playerName: r.player_name,
-        playerId: Number(r.player_id),
-        songId: r.song_id,
-        startedAt: timeOf(r.started_at),
-      }));
     },
 
     async playQueue(userId: string): Promise<PlayQueueRow | null> {

@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../db/contains-pattern.ts';
-import { queryRows } from '../../db/sql-results.ts';
+import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
 
 /*
  * The OpenSubsonic browse and search reads. They read songs, song_artists, liked_songs,
- * user_follows, stream_analytics and users (the usernames of now playing) for set work, as ADR 0024 allows, and write nothing.
+ * user_follows, stream_analytics, now_playing and users (who plays what now) for set work, as ADR 0024 allows, and write nothing.
  * What a Subsonic client sees is the own catalogue: uploads (`source is null`), never the
  * external catalogue's rows; processing and failed songs are listed, since listeners play
  * their original meanwhile (ADR 0014). Canto has no album table: an album is one artist's
@@ -28,6 +28,15 @@ export type BrowseSongRow = {
   loudness_lufs: number | null;
   true_peak_dbtp: number | null;
   starred: Date | string | null;
+};
+
+/** A song a listener's player is playing now. */
+export type NowPlayingSongRow = BrowseSongRow & {
+  user_id: string;
+  username: string;
+  player_name: string;
+  player_id: number | string;
+  started_at: Date | string;
 };
 
 export type BrowseAlbumRow = {
@@ -88,13 +97,16 @@ const yearOf = (col: SQL) => sql`extract(year from ${col} at time zone 'UTC')::i
 /** The start of a UTC year, as the bound of a created_at range (the created_at indexes). */
 const yearStart = (year: number) => sql`make_timestamptz(${year}::int, 1, 1, 0, 0, 0, 'UTC')`;
 
-/** A song's columns as the child shape needs them, with the caller's like as `starred`. */
-function songSelect(userId: string) {
+/**
+ * A song's columns as the child shape needs them, with the caller's like as `starred` (and
+ * `more` columns of tables the caller joins).
+ */
+function songSelect(userId: string, more: SQL = sql``) {
   return sql`
     select s.id, s.artist_id, s.artist, s.title, s.genre, s.cover_art_key is not null as has_cover,
       s.file_key, s.file_url, s.duration_ms, s.play_count, s.created_at,
       ${yearOf(sql`s.created_at`)} as year, s.loudness_lufs, s.true_peak_dbtp,
-      l.created_at as starred
+      l.created_at as starred${more}
     from songs s
     left join liked_songs l on l.user_id = ${userId} and l.song_id = s.id`;
 }
@@ -265,14 +277,29 @@ export function createSubsonicBrowseRepository(db: Db) {
       );
     },
 
-    /** Users' Subsonic usernames (their sign-in emails). */
-    async usernames(userIds: readonly string[]): Promise<Map<string, string>> {
-      if (userIds.length === 0) return new Map();
-      const rows = await queryRows<{ id: string; email: string }>(
+    /**
+     * Unexpired now-playing entries at `now` with their songs and listeners' usernames,
+     * newest first, in one prepared statement (apps poll it every few seconds): one
+     * listener's (now_playing's key range) or everyone's (now_playing_expires_idx), two
+     * texts so that each keeps its index. The listening module writes and expires the rows.
+     */
+    async nowPlaying(
+      viewerId: string,
+      everyone: boolean,
+      now: Date,
+      limit: number,
+    ): Promise<NowPlayingSongRow[]> {
+      const at = now.toISOString();
+      return queryRowsNamed<NowPlayingSongRow>(
         db,
-        sql`select id, email from users where id = any(${`{${userIds.join(',')}}`}::uuid[])`,
+        sql`${songSelect(viewerId, sql`, np.user_id, u.email as username, np.player_name, np.player_id, np.started_at`)}
+        join now_playing np on np.song_id = s.id
+        join users u on u.id = np.user_id
+        where ${everyone ? sql`` : sql`np.user_id = ${viewerId}::uuid and `}np.expires_at > ${at}::timestamptz
+          and s.source is null
+        order by np.started_at desc, np.user_id, np.player_name
+        limit ${limit}`,
       );
-      return new Map(rows.map((r) => [r.id, r.email]));
     },
 
     /** Genres as written (the most common spelling of each), with song and album counts. */

@@ -33,7 +33,7 @@ import {
  *   listener's plays only to themselves: recently played, stats), so a listener sees only
  *   their own players' entries and an admin sees everyone's. An entry lasts the song's
  *   duration (10 minutes when unknown) and lives in PostgreSQL, so every process answers
- *   alike; a poll is one prepared read of a small table by its key.
+ *   alike; a poll is one prepared statement reading the caller's rows by their key.
  * - getPlayQueue/savePlayQueue, and OpenSubsonic's ByIndex pair (indexBasedQueue): one saved
  *   queue per listener (at most 1,000 songs), so another device resumes it; the current song
  *   is kept by its place, so a song queued twice is resumed at the right one. An empty id
@@ -50,6 +50,8 @@ const MAX_QUEUE = 1000;
 const CLOCK_SKEW_MS = 60_000;
 /** The most a getStarred2 answer lists of each kind. */
 const STARRED_LIMIT = { artists: 1000, albums: 1000, songs: 5000 };
+/** At most this many now-playing entries are answered (an admin sees everyone's). */
+const NOW_PLAYING_LIMIT = 200;
 /** A player's name as stored: the client's `c`, trimmed and cut to the column's limit. */
 const PLAYER_NAME_MAX = 100;
 
@@ -250,31 +252,25 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
     },
 
     async getNowPlaying(caller) {
-      const admin = caller.roles.includes('admin');
-      const rows = await listening.nowPlaying(admin ? null : caller.userId);
-      const [songs, names] = await Promise.all([
-        browse.songsByIds(caller.userId, unique(rows.map((r) => r.songId))),
-        admin
-          ? browse.usernames(unique(rows.map((r) => r.userId)))
-          : Promise.resolve(new Map([[caller.userId, caller.username]])),
-      ]);
-      const byId = new Map(songs.map((s) => [s.id, s]));
-      const now = ctx.clock.now().getTime();
+      const now = ctx.clock.now();
+      const rows = await browse.nowPlaying(
+        caller.userId,
+        caller.roles.includes('admin'),
+        now,
+        NOW_PLAYING_LIMIT,
+      );
       return {
         nowPlaying: {
-          entry: rows.flatMap((r) => {
-            const song = byId.get(r.songId);
-            if (!song) return [];
-            return [
-              {
-                ...songChild(song),
-                username: names.get(r.userId) ?? '',
-                minutesAgo: Math.max(0, Math.floor((now - r.startedAt.getTime()) / 60_000)),
-                playerId: r.playerId,
-                playerName: r.playerName,
-              },
-            ];
-          }),
+          entry: rows.map((r) => ({
+            ...songChild(r),
+            username: r.username,
+            minutesAgo: Math.max(
+              0,
+              Math.floor((now.getTime() - new Date(r.started_at).getTime()) / 60_000),
+            ),
+            playerId: Number(r.player_id),
+            playerName: r.player_name,
+          })),
         },
       };
     },
