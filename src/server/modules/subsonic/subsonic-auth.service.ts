@@ -141,9 +141,9 @@ export function createSubsonicAuthService(deps: {
       await refuseIfLimited(ip, u);
 
       const plain = token ? null : plainPassword(p!);
-      const user = await repo.userByEmail(u);
-      const rows = user ? await repo.listOf(user.id) : [];
-      const sealed = rows.length ? rows.map((r) => r.sealedSecret) : [decoy];
+      const user = await repo.signInOf(u);
+      const rows = user?.sealedSecrets ?? [];
+      const sealed = rows.length ? rows : [decoy];
       let match = false;
       for (const one of sealed) {
         const secret = openSecret(one);

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { songs, subsonicAppPasswords, users } from '../../db/schema/index.ts';
+import { queryRowsNamed } from '../../db/sql-results.ts';
 
 export type SubsonicPasswordsRepository = ReturnType<typeof createSubsonicPasswordsRepository>;
 export type AppPasswordRow = typeof subsonicAppPasswords.$inferSelect;
@@ -54,6 +55,34 @@ export function createSubsonicPasswordsRepository(db: Db) {
         .where(eq(users.email, email.trim().toLowerCase()))
         .limit(1);
       return row;
+    },
+
+    /**
+     * The account `u` names with its sealed app passwords, in one prepared statement: every
+     * /rest request signs in, so this is the one lookup it makes for it (the email compared
+     * as stored, lower-cased). Undefined when no account has that email.
+     */
+    async signInOf(
+      email: string,
+    ): Promise<{ id: string; email: string; sealedSecrets: string[] } | undefined> {
+      const rows = await queryRowsNamed<{
+        id: string;
+        email: string;
+        sealed_secret: string | null;
+      }>(
+        db,
+        sql`select u.id, u.email, p.sealed_secret
+            from users u left join subsonic_app_passwords p on p.user_id = u.id
+            where u.email = ${email.trim().toLowerCase()}
+            order by p.created_at, p.id`,
+      );
+      const [first] = rows;
+      if (!first) return undefined;
+      return {
+        id: first.id,
+        email: first.email,
+        sealedSecrets: rows.flatMap((r) => (r.sealed_secret === null ? [] : [r.sealed_secret])),
+      };
     },
 
     async emailOf(userId: string): Promise<string | undefined> {
