@@ -58,6 +58,9 @@ export const tableOwners: Record<string, string | null> = {
   listener_genres: 'listening',
   play_count_deltas: 'listening',
   listening_deltas: 'listening',
+  // A listener's Subsonic players' now playing and saved play queue.
+  now_playing: 'listening',
+  play_queues: 'listening',
   // The dashboard's count of each episode's finished days of plays (ADR 0016).
   episode_play_totals: 'artist-analytics',
 

@@ -10,11 +10,12 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.schema.ts';
 import { podcastEpisodes, songs } from './catalogue.schema.ts';
-import { nonNegative } from './columns.ts';
+import { lengthBetween, nonNegative } from './columns.ts';
 
 /**
  * One row per play a signed-in user started (docs/decisions/0016). `listened_ms` is raised by
@@ -35,6 +36,8 @@ export const streamAnalytics = pgTable(
     playedAt: timestamp('played_at', { withTimezone: true }).notNull().defaultNow(),
     listenedMs: integer('listened_ms').notNull().default(0),
     completed: boolean('completed').notNull().default(false),
+    /** A play a Subsonic app reported afterwards (scrobble), not one started here. */
+    scrobbled: boolean('scrobbled').notNull().default(false),
   },
   (t) => [
     // Exactly one item per play: a song or an episode.
@@ -47,6 +50,67 @@ export const streamAnalytics = pgTable(
     index('stream_analytics_episode_played_idx').on(t.podcastEpisodeId, t.playedAt),
     // The monthly revenue run reads one month of plays across all users.
     index('stream_analytics_played_idx').on(t.playedAt),
+    // A phone replays its offline scrobbles until it hears back: the same (listener, song,
+    // start) counts once. Only scrobbles: web starts keep the clock's time, which may repeat.
+    uniqueIndex('stream_analytics_scrobble_key')
+      .on(t.userId, t.songId, t.playedAt)
+      .where(sql`${t.scrobbled}`),
+  ],
+);
+
+/**
+ * What each of a listener's Subsonic players says it is playing now (scrobble with
+ * submission=false), one row per (listener, player), upserted; read by getNowPlaying from any
+ * process. A row past `expires_at` is ignored and swept by its listener's next write.
+ */
+export const nowPlaying = pgTable(
+  'now_playing',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    playerName: text('player_name').notNull(),
+    /** Subsonic's numeric playerId, stable while the row lives. */
+    playerId: integer('player_id').generatedAlwaysAsIdentity().notNull(),
+    songId: uuid('song_id')
+      .notNull()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'now_playing_pkey', columns: [t.userId, t.playerName] }),
+    lengthBetween('now_playing_player_name_len', t.playerName, 1, 100),
+    // An admin's getNowPlaying: every unexpired row.
+    index('now_playing_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * A listener's saved play queue (Subsonic savePlayQueue), so another device resumes it: the
+ * songs in order (no foreign key on an array: a deleted song is left out when read), the
+ * current one by its place in the list (a song may be queued twice) and the position in it.
+ */
+export const playQueues = pgTable(
+  'play_queues',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    songIds: uuid('song_ids').array().notNull(),
+    currentIndex: integer('current_index'),
+    positionMs: bigint('position_ms', { mode: 'number' }).notNull().default(0),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+    changedBy: text('changed_by').notNull(),
+  },
+  (t) => [
+    nonNegative('play_queues_position_nonneg', t.positionMs),
+    lengthBetween('play_queues_changed_by_len', t.changedBy, 0, 100),
+    check('play_queues_songs_max', sql`cardinality(${t.songIds}) <= 1000`),
+    check(
+      'play_queues_current_index',
+      sql`${t.currentIndex} >= 0 and ${t.currentIndex} < cardinality(${t.songIds})`,
+    ),
   ],
 );
 

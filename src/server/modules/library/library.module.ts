@@ -64,6 +64,13 @@ export type LibraryModule = FeatureModule & {
   editPlaylist(userId: string, playlistId: string, change: PlaylistEdit): Promise<void>;
   /** Deletes the owner's playlist and its tracks. */
   deletePlaylist(userId: string, playlistId: string): Promise<void>;
+  /**
+   * Likes these songs (the web's Like, several at once: Subsonic star). All or nothing:
+   * false when one does not exist. Idempotent: a song already liked keeps its time.
+   */
+  likeSongs(userId: string, songIds: readonly string[]): Promise<boolean>;
+  /** Unlikes these songs; idempotent (a song not liked changes nothing). */
+  unlikeSongs(userId: string, songIds: readonly string[]): Promise<void>;
 };
 
 /**
@@ -76,8 +83,9 @@ export function createLibraryModule(
   ctx: ModuleContext,
   { songs }: { songs: Pick<SongsModule, 'songsByIds'> },
 ): LibraryModule {
+  const likeRows = createLikesRepository(ctx.database.db);
   const likes = createLikesService({
-    likes: createLikesRepository(ctx.database.db),
+    likes: likeRows,
     songsByIds: songs.songsByIds,
   });
   const playlistRows = createPlaylistsRepository(ctx.database.db);
@@ -98,6 +106,8 @@ export function createLibraryModule(
     setPlaylistSongs: playlists.replaceSongs,
     editPlaylist: playlists.edit,
     deletePlaylist: playlists.remove,
+    likeSongs: (userId, songIds) => likeRows.likeMany(userId, songIds),
+    unlikeSongs: (userId, songIds) => likeRows.unlikeMany(userId, songIds),
     plugin: async (app) => {
       await app.register(likesRoutes({ likes }), { prefix: '/api' });
       await app.register(playlistsRoutes({ playlists }), { prefix: '/api' });

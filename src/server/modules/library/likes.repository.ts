@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { likedSongs } from '../../db/schema/index.ts';
 import { isSqlState, queryRows } from '../../db/sql-results.ts';
@@ -34,6 +34,43 @@ export function createLikesRepository(db: Db) {
         if (isMissingSong(error)) return false;
         throw error;
       }
+    },
+
+    /**
+     * Likes every song not yet liked, in one statement, only if all of them exist (false:
+     * nothing written). The likes keep the first row and its time, as `like` does.
+     */
+    async likeMany(userId: string, songIds: readonly string[]): Promise<boolean> {
+      if (songIds.length === 0) return true;
+      try {
+        const [row] = await queryRows<{ ok: boolean }>(
+          db,
+          sql`
+          with wanted as (select distinct id from unnest(${`{${songIds.join(',')}}`}::uuid[]) as w(id)),
+          song as (select s.id from songs s join wanted w on w.id = s.id),
+          checked as (
+            select (select count(*) from song) = (select count(*) from wanted) as ok
+          ), added as (
+            insert into liked_songs (user_id, song_id)
+            select ${userId}, song.id from song where (select ok from checked)
+            on conflict (user_id, song_id) do nothing
+            returning id
+          )
+          select (select ok from checked) as ok`,
+        );
+        return row?.ok === true;
+      } catch (error) {
+        if (isMissingSong(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Idempotent: removes the user's likes of these songs, whichever exist. */
+    async unlikeMany(userId: string, songIds: readonly string[]): Promise<void> {
+      if (songIds.length === 0) return;
+      await db
+        .delete(likedSongs)
+        .where(and(eq(likedSongs.userId, userId), inArray(likedSongs.songId, [...songIds])));
     },
 
     async unlike(userId: string, songId: string): Promise<void> {

@@ -10,6 +10,7 @@ import { listeningRoutes } from './listening.routes.ts';
 import { createListeningService } from './listening.service.ts';
 import { createPlayCountFold } from './play-count-fold.ts';
 import { createPlaysRepository } from './plays.repository.ts';
+import { createPlayersRepository, type PlayQueueRow } from './players.repository.ts';
 import { createStatsRepository } from './stats.repository.ts';
 
 export type ListeningModule = FeatureModule & {
@@ -19,7 +20,42 @@ export type ListeningModule = FeatureModule & {
    * artist_daily_analytics, docs/decisions/0016).
    */
   artistDays(artistId: string, days: number): Promise<ArtistDay[]>;
+  /**
+   * Finished plays reported afterwards (Subsonic scrobble): each song heard for its whole
+   * duration from `playedAt`, counted as any play (play_count, stats, revenue). All or
+   * nothing: null when a song does not exist. The same (listener, song, playedAt) again is
+   * not recorded twice; answers how many plays were new.
+   */
+  scrobble(
+    userId: string,
+    plays: readonly { songId: string; playedAt: Date }[],
+  ): Promise<number | null>;
+  /**
+   * The listener's player `playerName` is playing `songId` from now on, until the song's
+   * duration (or NOW_PLAYING_FALLBACK_MS) has passed. False when the song does not exist.
+   */
+  setNowPlaying(userId: string, playerName: string, songId: string): Promise<boolean>;
+  /** The listener's saved play queue, or null when none is saved. */
+  playQueue(userId: string): Promise<PlayQueueRow | null>;
+  /**
+   * Saves the listener's play queue (changed now, by `changedBy`); an empty list clears it.
+   * False when a song does not exist (nothing written).
+   */
+  savePlayQueue(
+    userId: string,
+    queue: {
+      songIds: readonly string[];
+      currentIndex: number | null;
+      positionMs: number;
+      changedBy: string;
+    },
+  ): Promise<boolean>;
 };
+
+export type { PlayQueueRow };
+
+/** How long a now-playing entry of a song of unknown length lasts. */
+export const NOW_PLAYING_FALLBACK_MS = 10 * 60_000;
 
 /**
  * Listening records (docs/decisions/0016), recently played and the listener's stats (spec §2),
@@ -57,6 +93,7 @@ export function createListeningModule(
   });
   const routes = listeningRoutes({ listening });
   const artistDays = createArtistDaysRepository(ctx.database.db);
+  const players = createPlayersRepository(ctx.database.db);
   // Artists whose window this process has counted today: until the day changes their finished
   // days are final (a play is recorded at the clock's time), so the check is skipped.
   const counted = new Map<string, string>();
@@ -75,6 +112,12 @@ export function createListeningModule(
       }
       return artistDays.read(artistId, first, today);
     },
+    scrobble: (userId, list) => plays.scrobble(userId, list),
+    setNowPlaying: (userId, playerName, songId) =>
+      players.setNowPlaying(userId, playerName, songId, ctx.clock.now(), NOW_PLAYING_FALLBACK_MS),
+    playQueue: (userId) => players.playQueue(userId),
+    savePlayQueue: (userId, queue) =>
+      players.savePlayQueue(userId, { ...queue, changedAt: ctx.clock.now() }),
     plugin: async (app) => {
       await app.register(routes, { prefix: '/api' });
       // Pending play counts and listener totals are folded in batches while the app runs.

@@ -54,6 +54,80 @@ export function createPlaysRepository(db: Db) {
     },
 
     /**
+     * Plays a Subsonic app reports afterwards (scrobbles), each finished and heard for its
+     * song's whole duration, starting at its own time; all or nothing in ONE statement. Null
+     * when a song does not exist (nothing written). The same (listener, song, start) again is
+     * skipped (stream_analytics_scrobble_key), so a phone replaying its offline plays counts
+     * each once; answers how many were new. Each new play goes to play_count_deltas like a
+     * start, and to the listener totals by the table's triggers; an artist's finished day
+     * already counted into artist_daily_analytics gets the play added, since a scrobble may
+     * land in a day the dashboard took as final (its unique listeners +1 when this listener
+     * had no play of the artist's that day before this statement).
+     */
+    async scrobble(
+      userId: string,
+      plays: readonly { songId: string; playedAt: Date }[],
+    ): Promise<number | null> {
+      if (plays.length === 0) return 0;
+      const ids = `{${plays.map((p) => p.songId).join(',')}}`;
+      const times = `{${plays.map((p) => `"${p.playedAt.toISOString()}"`).join(',')}}`;
+      const dayStart = sql`((d.day)::timestamp at time zone 'UTC')`;
+      try {
+        const [row] = await queryRows<{ ok: boolean; recorded: number }>(
+          db,
+          sql`
+          with input as (
+            select * from unnest(${ids}::uuid[], ${times}::timestamptz[]) as i(song_id, played_at)
+          ), found as (
+            select i.song_id, i.played_at, coalesce(s.duration_ms, 0) as duration_ms
+            from input i join songs s on s.id = i.song_id
+          ), checked as (
+            select (select count(*) from found) = (select count(*) from input) as ok
+          ), play as (
+            insert into stream_analytics (user_id, song_id, played_at, listened_ms, completed, scrobbled)
+            select distinct ${userId}::uuid, f.song_id, f.played_at, f.duration_ms, f.duration_ms > 0, true
+            from found f where (select ok from checked)
+            on conflict (user_id, song_id, played_at) where scrobbled do nothing
+            returning song_id, played_at, listened_ms
+          ), counted as (
+            insert into play_count_deltas (song_id) select song_id from play
+          ), days as (
+            select s.artist_id, (p.played_at at time zone 'UTC')::date as day,
+              count(*)::int as streams, sum(p.listened_ms)::bigint as ms
+            from play p join songs s on s.id = p.song_id
+            where s.artist_id is not null
+            group by 1, 2
+          ), final_days as (
+            update artist_daily_analytics a
+            set total_streams = a.total_streams + d.streams,
+              listened_ms = a.listened_ms + d.ms,
+              unique_listeners = a.unique_listeners + case when exists (
+                select 1 from stream_analytics sa join songs s on s.id = sa.song_id
+                where sa.user_id = ${userId} and s.artist_id = d.artist_id
+                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+                union all
+                select 1 from stream_analytics sa
+                join podcast_episodes e on e.id = sa.podcast_episode_id
+                join podcasts pc on pc.id = e.podcast_id
+                where sa.user_id = ${userId} and pc.creator_id = d.artist_id
+                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+              ) then 0 else 1 end
+            from days d
+            where a.artist_id = d.artist_id and a.analytics_date = d.day
+              and a.updated_at >= ${dayStart} + interval '1 day'
+            returning 1
+          )
+          select (select ok from checked) as ok, (select count(*) from play)::int as recorded
+          from ${ASYNC_COMMIT}`,
+        );
+        return row?.ok ? Number(row.recorded) : null;
+      } catch (error) {
+        if (isSqlState(error, '23503')) return null;
+        throw error;
+      }
+    },
+
+    /**
      * Adds up to `batch` pending plays into songs.play_count and removes them, in one
      * statement; answers how many it took. A taken row is deleted by that statement, so no
      * play is counted twice; folds take an advisory lock first, so concurrent ones (several

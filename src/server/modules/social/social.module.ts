@@ -41,7 +41,15 @@ export function createProfileRecords(ctx: Pick<ModuleContext, 'database'>): Prof
  * PUT /me/profile/avatar, PUT|DELETE /follows/{userId}, GET /me/following.
  */
 /** Profiles and follows; the Subsonic API stars artists through the follows it offers here. */
-export type SocialModule = FeatureModule;
+export type SocialModule = FeatureModule & {
+  /**
+   * `followerId` follows `userId`, exactly as the web's Follow (idempotent; the first follow
+   * notifies them). Throws AppError validation for oneself, not found for no such user.
+   */
+  follow(followerId: string, userId: string): Promise<void>;
+  /** Undoes a follow; idempotent. The same refusals as follow. */
+  unfollow(followerId: string, userId: string): Promise<void>;
+};
 
 export function createSocialModule(
   ctx: ModuleContext,
@@ -68,6 +76,8 @@ export function createSocialModule(
   const routes = [profilesRoutes({ profiles }), followsRoutes({ follows })];
   return {
     name: 'social',
+    follow: async (followerId, userId) => void (await follows.follow(followerId, userId)),
+    unfollow: async (followerId, userId) => void (await follows.unfollow(followerId, userId)),
     plugin: async (app) => {
       for (const r of routes) await app.register(r, { prefix: '/api' });
     },

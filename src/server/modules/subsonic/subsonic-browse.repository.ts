@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../db/contains-pattern.ts';
-import { queryRows } from '../../db/sql-results.ts';
+import { queryRows, queryRowsNamed } from '../../db/sql-results.ts';
 
 /*
  * The OpenSubsonic browse and search reads. They read songs, song_artists, liked_songs,
- * user_follows and stream_analytics for set work, as ADR 0024 allows, and write nothing.
+ * user_follows, stream_analytics, now_playing and users (who plays what now) for set work, as ADR 0024 allows, and write nothing.
  * What a Subsonic client sees is the own catalogue: uploads (`source is null`), never the
  * external catalogue's rows; processing and failed songs are listed, since listeners play
  * their original meanwhile (ADR 0014). Canto has no album table: an album is one artist's
@@ -31,6 +31,15 @@ export type BrowseSongRow = {
   loudness_lufs: number | null;
   true_peak_dbtp: number | null;
   starred: Date | string | null;
+};
+
+/** A song a listener's player is playing now. */
+export type NowPlayingSongRow = BrowseSongRow & {
+  user_id: string;
+  username: string;
+  player_name: string;
+  player_id: number | string;
+  started_at: Date | string;
 };
 
 export type BrowseAlbumRow = {
@@ -97,13 +106,16 @@ const RANDOM_FEW = 20_000;
 /** search3's text matches up to which they are fetched and sorted rather than walked. */
 const TEXT_FEW = 5000;
 
-/** A song's columns as the child shape needs them, with the caller's like as `starred`. */
-export function songSelect(userId: string) {
+/**
+ * A song's columns as the child shape needs them, with the caller's like as `starred` (and
+ * `more` columns of tables the caller joins).
+ */
+export function songSelect(userId: string, more: SQL = sql``) {
   return sql`
     select s.id, s.artist_id, s.artist, s.title, s.genre, s.cover_art_key is not null as has_cover,
       s.file_key, s.file_url, s.duration_ms, s.play_count, s.created_at,
       ${yearOf(sql`s.created_at`)} as year, s.loudness_lufs, s.true_peak_dbtp,
-      l.created_at as starred
+      l.created_at as starred${more}
     from songs s
     left join liked_songs l on l.user_id = ${userId} and l.song_id = s.id`;
 }
@@ -246,6 +258,83 @@ export function createSubsonicBrowseRepository(db: Db) {
         sql`${songSelect(userId)} where s.id = ${id} and s.source is null`,
       );
       return row ?? null;
+    },
+
+    /** Which of `ids` are own songs (the ids a Subsonic client may star or scrobble). */
+    async ownSongIds(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select id from songs
+            where id = any(${`{${ids.join(',')}}`}::uuid[]) and source is null`,
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** These own songs in the order given (an id repeated, repeated); missing ones left out. */
+    async songsByIds(userId: string, ids: readonly string[]): Promise<BrowseSongRow[]> {
+      if (ids.length === 0) return [];
+      return queryRows<BrowseSongRow>(
+        db,
+        sql`${songSelect(userId)}
+        join unnest(${`{${ids.join(',')}}`}::uuid[]) with ordinality as x(id, ord) on x.id = s.id
+        where s.source is null
+        order by x.ord`,
+      );
+    },
+
+    /** The caller's liked own songs, newest like first (liked_songs_user_created_idx). */
+    async starredSongs(userId: string, limit: number): Promise<BrowseSongRow[]> {
+      return queryRows<BrowseSongRow>(
+        db,
+        sql`${songSelect(userId)}
+        where l.id is not null and s.source is null
+        order by l.created_at desc, l.id desc
+        limit ${limit}`,
+      );
+    },
+
+    /** The artists the caller follows (who have own songs), newest follow first. */
+    async followedArtists(userId: string, limit: number): Promise<BrowseArtistRow[]> {
+      return queryRows<BrowseArtistRow>(
+        db,
+        sql`
+        select a.artist_id, a.name, c.album_count, f.created_at as starred
+        from user_follows f
+        join song_artists a on a.artist_id = f.following_id
+        cross join lateral (
+          select count(distinct ${yearOf(sql`s.created_at`)}) as album_count
+          from songs s where s.artist_id = a.artist_id and s.source is null
+        ) c
+        where f.follower_id = ${userId} and a.songs > 0 and c.album_count > 0
+        order by f.created_at desc, f.id desc
+        limit ${limit}`,
+      );
+    },
+
+    /**
+     * Unexpired now-playing entries at `now` with their songs and listeners' usernames,
+     * newest first, in one prepared statement (apps poll it every few seconds): one
+     * listener's (now_playing's key range) or everyone's (now_playing_expires_idx), two
+     * texts so that each keeps its index. The listening module writes and expires the rows.
+     */
+    async nowPlaying(
+      viewerId: string,
+      everyone: boolean,
+      now: Date,
+      limit: number,
+    ): Promise<NowPlayingSongRow[]> {
+      const at = now.toISOString();
+      return queryRowsNamed<NowPlayingSongRow>(
+        db,
+        sql`${songSelect(viewerId, sql`, np.user_id, u.email as username, np.player_name, np.player_id, np.started_at`)}
+        join now_playing np on np.song_id = s.id
+        join users u on u.id = np.user_id
+        where ${everyone ? sql`` : sql`np.user_id = ${viewerId}::uuid and `}np.expires_at > ${at}::timestamptz
+          and s.source is null
+        order by np.started_at desc, np.user_id, np.player_name
+        limit ${limit}`,
+      );
     },
 
     /** Genres as written (the most common spelling of each), with song and album counts. */

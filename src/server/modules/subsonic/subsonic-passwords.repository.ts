@@ -56,6 +56,11 @@ export function createSubsonicPasswordsRepository(db: Db) {
       return row;
     },
 
+    /**
+     * The account `u` names with its sealed app passwords, in one prepared statement: every
+     * /rest request signs in, so this is the one lookup it makes for it (the email compared
+     * as stored, lower-cased). Undefined when no account has that email.
+     */
     async emailOf(userId: string): Promise<string | undefined> {
       const [row] = await db
         .select({ email: users.email })

@@ -11,6 +11,7 @@ export const OPEN_SUBSONIC_EXTENSIONS = [
   { name: 'apiKeyAuthentication', versions: [1] },
   { name: 'formPost', versions: [1] },
   { name: 'songLyrics', versions: [1] },
+  { name: 'indexBasedQueue', versions: [1] },
 ];
 
 /** The one music folder: Canto has a single catalogue. */
