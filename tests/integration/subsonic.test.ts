@@ -332,6 +332,31 @@ describe.each(dbKinds)('the Subsonic API on %s', (kind) => {
       expect((await rest('ping', { u: alice.email, p: secret.password })).status).toBe('ok');
     });
 
+    // Sign-in holds credentials in memory; a write by another process (plain SQL here) reaches
+    // this one through the database's announcement, well within the cache's minute.
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+
+    it('forgets a password another process revoked, and roles another process changed', async () => {
+      const dave = await account();
+      const pw = await create(dave, 'Desk');
+      const who = async () =>
+        (await rest('getUser', { u: dave.email, p: pw.password, username: dave.email })) as {
+          status: string;
+          user?: { adminRole: boolean };
+        };
+      expect((await who()).user?.adminRole).toBe(false);
+      await ctx.db.database.db.execute(
+        sql`insert into user_roles (user_id, role) values (${dave.userId}, 'admin')`,
+      );
+      expect(await until(async () => (await who()).user?.adminRole === true)).toBe(true);
+      await ctx.db.database.db.execute(sql`delete from subsonic_app_passwords where id = ${pw.id}`);
+      expect(await until(async () => (await who()).status === 'failed')).toBe(true);
+      expect((await rest('ping', { apiKey: pw.password })).error?.code).toBe(44);
+    });
+
     it('is rate-limited like sign-in: after 10 failures from one address even the right one is refused', async () => {
       const ip = freshIp();
       for (let i = 0; i < 10; i++)
