@@ -408,7 +408,8 @@ export const methodShapes: Record<string, z.ZodType> = {
   getStarred2: okEnvelope('starred2', starred2),
   scrobble: okEnvelope(),
   getNowPlaying: okEnvelope('nowPlaying', nowPlaying),
-  getPlayQueue: okEnvelope('playQueue', playQueue),
+  // No queue saved: an empty success, as Navidrome answers.
+  getPlayQueue: z.union([okEnvelope('playQueue', playQueue), okEnvelope()]),
   savePlayQueue: okEnvelope(),
   getPlaylists: okEnvelope('playlists', playlists),
   getPlaylist: okEnvelope('playlist', playlistWithSongs),
