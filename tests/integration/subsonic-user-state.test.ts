@@ -315,10 +315,11 @@ describe.each(dbKinds)('Subsonic user state on %s', (kind) => {
       expect(await plays(other)).toBe(before + 1);
     });
 
-    it('refuses future times, unknown songs and bad input, writing nothing', async () => {
+    it('refuses future and stale times, unknown songs and bad input, writing nothing', async () => {
       const start = await plays(me);
       const now = ctx.clock.now().getTime();
       await fails('scrobble', { id: s.a1!, time: String(now + 10 * 60_000) }, 0);
+      await fails('scrobble', { id: s.a1!, time: String(now - 15 * 24 * 3600_000) }, 0);
       await fails(
         'scrobble',
         { id: [s.a1!, s.a2!], time: [String(now), String(now + 3600_000)] },

@@ -48,6 +48,11 @@ const MAX_SCROBBLES = 500;
 const MAX_QUEUE = 1000;
 /** How far ahead of the server's clock a scrobble's time may be (phones' clocks drift). */
 const CLOCK_SKEW_MS = 60_000;
+/**
+ * How old a scrobbled play may be (Last.fm's rule): a phone offline for a fortnight still
+ * counts its plays; a stale clock's years-old plays do not land in long-settled months.
+ */
+const MAX_SCROBBLE_AGE_MS = 14 * 24 * 3600_000;
 /** The most a getStarred2 answer lists of each kind. */
 const STARRED_LIMIT = { artists: 1000, albums: 1000, songs: 5000 };
 /** At most this many now-playing entries are answered (an admin sees everyone's). */
@@ -230,6 +235,8 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
         if (!/^\d{1,15}$/.test(t)) throw invalid('Invalid time');
         const ms = Number(t);
         if (ms > now + CLOCK_SKEW_MS) throw invalid('A play cannot be in the future');
+        if (ms < now - MAX_SCROBBLE_AGE_MS)
+          throw invalid('A play older than 14 days cannot be scrobbled');
         return new Date(ms);
       });
       await requireSongs(songIds);
