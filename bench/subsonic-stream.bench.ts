@@ -2,16 +2,16 @@
  * Subsonic stream bench (docs/decisions/0034): `/rest/stream?id=…&maxBitRate=96` of a song's
  * Opus 96 rendition against the web player's own path to the same file (its signed
  * `/media/music/<key>` URL, media lane included), on one Canto (MEDIA_OFFLOAD=none, Node
- * sending the bytes), in the same run, with the same client (wrk when installed, else
- * autocannon). Each Subsonic request authenticates (apiKey: the app password's row read and
- * its sealed secret opened) and looks the song and its renditions up before the bytes go;
- * the media URL only checks its signature (remembered once verified).
+ * sending the bytes) on a throwaway PostgreSQL database, in the same run, with the same client
+ * (wrk when installed, else autocannon). Each Subsonic request authenticates (apiKey: the
+ * credentials held in memory after the first) and looks the song and its renditions up before
+ * the bytes go; the media URL only checks its signature (remembered once verified).
  *
  * Rounds alternate the two paths (the median round counts). Rows (ratio = stream / media):
  * 64 KB Range requests per second (a player's seeks) and their p50 latency, and whole-file
  * MB/s (a ~5 MB rendition, a seven-minute song at 96 kbit/s). Target: ≥ 0.5 on each. The
- * log also gives ping's requests per second: the router's authentication alone (four
- * database reads, ADR 0034 caches nothing), which bounds what a stream can reach.
+ * log also gives ping's requests per second: the router's authentication alone, which
+ * bounds what a stream can reach.
  *
  * Run alone: npx tsx bench/subsonic-stream.bench.ts (BENCH_CLIENT=autocannon forces it).
  */
@@ -25,10 +25,11 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app.ts';
-import { openDatabase, type Database } from '../src/server/db/client.ts';
+import type { Database } from '../src/server/db/client.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { createLocalStorage } from '../src/server/storage/local-storage.ts';
-import { median, row, type BenchRow, type Log } from './bench-kit.ts';
+import { median, row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { postgresReachable, withBenchPostgres } from './catalogue.bench.ts';
 
 const FILE_SIZE = 5 * 1024 * 1024;
 const RANGE_BYTES = 64 * 1024;
@@ -50,10 +51,20 @@ export async function subsonicStreamBench(
   const rounds = options.rounds ?? 3;
   const log = options.log ?? (() => {});
   const client = process.env.BENCH_CLIENT === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+  if (!(await postgresReachable())) return [unavailable('subsonic stream', 'no PostgreSQL server')];
+  return withBenchPostgres((database) => streamRounds(database, rounds, log, client));
+}
+
+async function streamRounds(
+  database: Database,
+  rounds: number,
+  log: Log,
+  client: 'wrk' | 'autocannon',
+): Promise<BenchRow[]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-subsonic-'));
   let close: (() => Promise<void>) | undefined;
   try {
-    const canto = await startCanto(root);
+    const canto = await startCanto(root, database);
     close = canto.close;
     const base = `http://127.0.0.1:${canto.port}`;
     const urls: Record<Path, string> = {
@@ -141,7 +152,7 @@ export async function subsonicStreamBench(
  * Canto on a fresh DATA_DIR with one listener (an app password) and one song whose Opus 96
  * rendition is a stored file of FILE_SIZE random bytes (what is sent is all that is measured).
  */
-async function startCanto(root: string) {
+async function startCanto(root: string, database: Database) {
   const dataDir = path.join(root, 'data');
   const env = parseEnv({
     DATA_DIR: dataDir,
@@ -151,15 +162,12 @@ async function startCanto(root: string) {
     PORT: '0',
     MEDIA_OFFLOAD: 'none',
   });
-  const database: Database = await openDatabase({ dataDir });
-  await database.migrate();
   const storage = createLocalStorage(path.join(dataDir, 'media'), {
     memoryCacheBytes: env.mediaMemoryCacheMb * 1024 * 1024,
   });
   const { app } = await buildApp({ env, database, storage, logger: false });
   const closeAll = async () => {
     await app.close();
-    await database.close();
   };
   try {
     const signUp = await app.inject({

@@ -141,7 +141,13 @@ describe.each(dbKinds)('media lane on %s', (kind) => {
     ['two ranges', music, { range: 'bytes=0-1,5-6' }, 200],
     ['a range past the end', music, { range: `bytes=${SIZE}-` }, 416],
     ['a range in capitals', music, { range: 'BYTES=0-99' }, 206],
-    ['a tampered signature', () => music().replace(/s=./, 's=_'), { range: 'bytes=0-99' }, 403],
+    [
+      'a tampered signature',
+      // Another first character, whatever it was (a signature may start with '_' itself).
+      () => music().replace(/s=(.)/, (_, c: string) => `s=${c === '_' ? '-' : '_'}`),
+      { range: 'bytes=0-99' },
+      403,
+    ],
     [
       'an expired URL',
       () => signed('music', keys.music, new TestClock(Date.now() - 24 * 3600_000)),
