@@ -58,9 +58,9 @@ const UNREAD_INDEXES = [
 /**
  * The songs, loaded as a restore would: the remaining indexes dropped and the user triggers
  * off for one INSERT … SELECT, then the indexes rebuilt and the tables the triggers keep
- * (song_artists, song_genres, subsonic_albums, subsonic_song_buckets) filled by the same
- * statements their migrations (0003, 0034) run over the songs already there. The per-write
- * path of those triggers is what the integration tests check.
+ * (song_artists, song_genres, subsonic_albums and subsonic_album_genres, subsonic_song_buckets)
+ * filled by the statements their migrations (0003, 0034, 0037) run over the songs already
+ * there. The per-write path of those triggers is what the integration tests check.
  */
 async function seed(database: Database, songs: number, log: Log) {
   const db = database.db;

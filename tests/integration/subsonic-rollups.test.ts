@@ -52,6 +52,24 @@ async function expectRollupsRight(ctx: TestContext) {
         group by 1, 2 order by 1, 2`,
   );
   expect(stored).toEqual(grouped);
+  // Each album under each of its genres, with the name the name order sorts by.
+  const byGenre = await rows<Json>(
+    ctx,
+    sql`select genre, sort_name, year, artist_id from subsonic_album_genres
+        order by genre, sort_name collate "C", year, artist_id`,
+  );
+  const unnested = await rows<Json>(
+    ctx,
+    sql`select * from (
+          select distinct g.genre, lower(a.artist) as sort_name, a.year, a.artist_id
+          from (select artist_id, extract(year from created_at at time zone 'UTC')::int as year,
+                  max(artist) as artist,
+                  array_agg(distinct lower(genre)) filter (where genre is not null) as genres
+                from songs where source is null and artist_id is not null group by 1, 2) a
+          cross join lateral unnest(a.genres) as g(genre)) x
+        order by genre, sort_name collate "C", year, artist_id`,
+  );
+  expect(byGenre).toEqual(unnested);
   const artists = await rows<Json>(
     ctx,
     sql`select artist_id, album_count from subsonic_artists order by artist_id`,

@@ -27,6 +27,7 @@ export const tableOwners: Record<string, string | null> = {
   subsonic_albums: 'subsonic',
   subsonic_song_buckets: 'subsonic',
   subsonic_artists: 'subsonic',
+  subsonic_album_genres: 'subsonic',
   subsonic_index_version: 'subsonic',
 
   // The catalogue (catalogue.schema.ts, media.schema.ts). search_terms, song_genres and

@@ -97,6 +97,31 @@ export const subsonicSongBuckets = pgTable('subsonic_song_buckets', {
 });
 
 /**
+ * Each album under each of its genres (lower-cased), in the name order: getAlbumList2 byGenre
+ * walks one genre's slice of the primary key instead of sorting every album of a common
+ * genre. Kept by the same triggers as subsonic_albums (subsonic_albums_refresh).
+ */
+export const subsonicAlbumGenres = pgTable(
+  'subsonic_album_genres',
+  {
+    genre: text('genre').notNull(),
+    /** lower(artist), as the albums' name order sorts (C collation, no name last). */
+    sortName: text('sort_name'),
+    year: integer('year').notNull(),
+    artistId: uuid('artist_id').notNull(),
+  },
+  (t) => [
+    index('subsonic_album_genres_walk_idx').on(
+      t.genre,
+      sql`${t.sortName} collate "C"`,
+      t.year,
+      t.artistId,
+    ),
+    index('subsonic_album_genres_album_idx').on(t.artistId, t.year),
+  ],
+);
+
+/**
  * Each artist's number of Subsonic albums (getArtists' albumCount), kept by the same triggers
  * as subsonic_albums, so that the artist index reads a row per artist.
  */

@@ -225,13 +225,29 @@ export function createSubsonicBrowseRepository(db: Db) {
           : q.order === 'recent'
             ? playedAlbums(userId)
             : null;
-      const page = mine
+      // byGenre alone walks the genre's slice of subsonic_album_genres in the name order.
+      const genreWalk =
+        q.order === 'byGenre' &&
+        q.genre !== undefined &&
+        !q.artistId &&
+        q.year === undefined &&
+        q.text === undefined;
+      const page = genreWalk
         ? sql`
+          select a.* from (
+            select g.artist_id, g.year, g.sort_name from subsonic_album_genres g
+            where g.genre = ${q.genre!.toLowerCase()}
+            order by g.sort_name collate "C", g.year, g.artist_id
+            limit ${q.limit} offset ${q.offset}
+          ) k
+          join subsonic_albums a on a.artist_id = k.artist_id and a.year = k.year`
+        : mine
+          ? sql`
           select a.*, m.at as mine_at from (${mine}) m
           join subsonic_albums a on a.artist_id = m.artist_id and a.year = m.year
           where ${sql.join(where, sql` and `)}
           order by ${order} limit ${q.limit} offset ${q.offset}`
-        : sql`
+          : sql`
           select a.* from (
             select a.artist_id, a.year from subsonic_albums a
             where ${sql.join(where, sql` and `)}
