@@ -7,17 +7,12 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
-import { freshIp, signUp } from './auth-helpers.ts';
+import { freshIp } from './auth-helpers.ts';
 import { rows } from './songs-helpers.ts';
+import { phoneAccount, type PhoneAccount as Account } from './subsonic-helpers.ts';
 
 type Json = Record<string, unknown>;
 type Envelope = Json & { status: string; error?: { code: number; message: string } };
-type Account = {
-  userId: string;
-  email: string;
-  password: string;
-  headers: { authorization: string };
-};
 type Episode = Json & { id: string; channelId: string };
 type Channel = Json & { id: string; episode?: Episode[] };
 type Bookmark = { position: number; username: string; entry: Episode };
@@ -36,25 +31,7 @@ describe.each(dbKinds)('Subsonic podcasts and bookmarks on %s', (kind) => {
   const ep = { a1: '', a2: '', b1: '' };
   let songId = '';
 
-  async function account(): Promise<Account> {
-    const { res, payload } = await signUp(ctx.app, { display_name: 'Someone' });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = res.json<{ user: { id: string }; access_token: string }>();
-    const headers = { authorization: `Bearer ${body.access_token}` };
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/subsonic/passwords',
-      headers,
-      payload: { name: 'Phone' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return {
-      userId: body.user.id,
-      email: payload.email,
-      password: created.json<{ password: string }>().password,
-      headers,
-    };
-  }
+  const account = () => phoneAccount(ctx.app);
 
   async function rest(who: Account, method: string, query: Record<string, string> = {}) {
     const qs = new URLSearchParams({

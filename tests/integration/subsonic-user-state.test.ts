@@ -6,17 +6,12 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
-import { freshIp, signUp } from './auth-helpers.ts';
+import { freshIp } from './auth-helpers.ts';
 import { rows } from './songs-helpers.ts';
+import { phoneAccount, type PhoneAccount as Account } from './subsonic-helpers.ts';
 
 type Json = Record<string, unknown>;
 type Envelope = Json & { status: string; error?: { code: number; message: string } };
-type Account = {
-  userId: string;
-  email: string;
-  headers: { authorization: string };
-  password: string;
-};
 type Query = Record<string, string | string[]>;
 
 const DURATION_MS = 183_400;
@@ -30,25 +25,7 @@ describe.each(dbKinds)('Subsonic user state on %s', (kind) => {
   let artistB: Account;
   const s: Record<string, string> = {};
 
-  async function account(name: string): Promise<Account> {
-    const { res, payload } = await signUp(ctx.app, { display_name: name });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = res.json<{ user: { id: string }; access_token: string }>();
-    const headers = { authorization: `Bearer ${body.access_token}` };
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/subsonic/passwords',
-      headers,
-      payload: { name: 'Phone' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return {
-      userId: body.user.id,
-      email: payload.email,
-      headers,
-      password: created.json<{ password: string }>().password,
-    };
-  }
+  const account = (name?: string) => phoneAccount(ctx.app, name);
 
   async function song(artist: Account, name: string, title: string, created: string) {
     const key = `${title.replace(/\W+/g, '-')}.mp3`;
