@@ -23,13 +23,11 @@
  * one process) sets nginx's worker_processes for both nginx roles; BENCH_CLIENT=autocannon
  * uses autocannon even where wrk is installed.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
 import { buildApp } from '../src/server/app.ts';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 import { parseEnv } from '../src/server/env.ts';
@@ -44,6 +42,7 @@ import {
   type RunningNginx,
 } from '../tests/helpers/nginx.ts';
 import { median, row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { httpLoad, loadClient, type LoadResult } from './http-load.ts';
 
 const FILE_SIZE = 20 * 1024 * 1024;
 const RANGE_BYTES = 64 * 1024;
@@ -58,7 +57,7 @@ const SECONDS = 4;
 const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
 
 type Target = 'nginx' | 'direct' | 'offloaded';
-type Measure = { reqPerSec: number; bytesPerSec: number; requests: number };
+type Measure = LoadResult;
 
 export async function streamingBench(
   options: { rounds?: number; log?: Log } = {},
@@ -75,7 +74,7 @@ export async function streamingBench(
   if (!nginxAvailable()) {
     return Object.values(names).map((n) => unavailable(n, 'nginx is not installed'));
   }
-  const client = process.env.BENCH_CLIENT === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+  const client = loadClient();
   const workers = Number(process.env.BENCH_NGINX_WORKERS ?? 1) || 'auto';
 
   // nginx's workers run as nobody when the bench runs as root: keep the tree readable.
@@ -160,8 +159,14 @@ ${renderSiteConfig({
       // Measured here: ~1.5k 64 KB responses/s and ~0.05 GB/s, against wrk's ~16k and ~1.7 GB/s.
       log('  autocannon parses bodies in JS and is the bottleneck here: apt-get install wrk');
     }
+    const rangeHeaders = RANGE_OFFSETS.map(rangeOf);
     const measure = (url: string, range: boolean) =>
-      client === 'wrk' ? wrk(url, range) : cannon(url, range);
+      httpLoad(url, {
+        client,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        ranges: range ? rangeHeaders : undefined,
+      });
     // Warm-up: page cache, JIT, nginx's upstream keepalive.
     for (const url of Object.values(urls)) await measure(url, true);
     const stock = await measure(`http://127.0.0.1:${stockPort}/music/${key}`, true);
@@ -267,78 +272,6 @@ async function startCanto(
       await app.close();
       await database.close();
     },
-  };
-}
-
-function hasWrk(): boolean {
-  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-}
-
-// Prints what the bench needs in one line, after wrk's own report.
-const WRK_SCRIPT = `
-ranges = {${RANGE_OFFSETS.map((o) => `"${rangeOf(o)}"`).join(',')}}
-counter = 0
-use_ranges = false
-init = function(args)
-  use_ranges = args[1] == "ranges"
-end
-request = function()
-  if not use_ranges then return wrk.format() end
-  counter = counter + 1
-  return wrk.format(nil, nil, { Range = ranges[(counter % #ranges) + 1] })
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("CANTO %d %d %d %d\\n", summary.requests, summary.bytes,
-    summary.duration, e.connect + e.read + e.write + e.status + e.timeout))
-end
-`;
-let wrkScript: string | undefined;
-
-async function wrk(url: string, ranges: boolean): Promise<Measure> {
-  if (!wrkScript) {
-    wrkScript = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'canto-wrk-')), 'report.lua');
-    fs.writeFileSync(wrkScript, WRK_SCRIPT);
-  }
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', wrkScript];
-  args.push(url);
-  if (ranges) args.push('--', 'ranges');
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.stderr.on('data', (d) => (text += d));
-    child.on('error', reject);
-    child.on('close', () => resolve(text));
-  });
-  const m = /CANTO (\d+) (\d+) (\d+) (\d+)/.exec(out);
-  if (!m) throw new Error(`wrk gave no report:\n${out}`);
-  const [requests, bytes, micros, errors] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (errors > 0) throw new Error(`wrk: ${errors} errors for ${url}\n${out}`);
-  const seconds = micros / 1e6;
-  return { reqPerSec: requests / seconds, bytesPerSec: bytes / seconds, requests };
-}
-
-async function cannon(url: string, ranges: boolean): Promise<Measure> {
-  // Worker threads, so the client is not one event loop capped near 30-40k req/s.
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    workers: 2,
-    requests: ranges ? RANGE_OFFSETS.map((o) => ({ headers: { range: rangeOf(o) } })) : [{}],
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors for ${url}`);
-  return {
-    reqPerSec: result.requests.average,
-    bytesPerSec: result.throughput.average,
-    requests: result.requests.average * SECONDS,
   };
 }
 

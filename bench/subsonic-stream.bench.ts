@@ -16,20 +16,19 @@
  *
  * Run alone: npx tsx bench/subsonic-stream.bench.ts (BENCH_CLIENT=autocannon forces it).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app.ts';
 import type { Database } from '../src/server/db/client.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { createLocalStorage } from '../src/server/storage/local-storage.ts';
 import { median, row, unavailable, type BenchRow, type Log } from './bench-kit.ts';
+import { httpLoad, loadClient, type LoadResult } from './http-load.ts';
 import { postgresReachable, withBenchPostgres } from './catalogue.bench.ts';
 
 const FILE_SIZE = 5 * 1024 * 1024;
@@ -44,14 +43,14 @@ const TARGET = 0.5;
 const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
 
 type Path = 'media' | 'stream';
-type Measure = { reqPerSec: number; bytesPerSec: number; p50Ms: number; requests: number };
+type Measure = LoadResult;
 
 export async function subsonicStreamBench(
   options: { rounds?: number; log?: Log } = {},
 ): Promise<BenchRow[]> {
   const rounds = options.rounds ?? 3;
   const log = options.log ?? (() => {});
-  const client = process.env.BENCH_CLIENT === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+  const client = loadClient();
   if (!(await postgresReachable())) return [unavailable('subsonic stream', 'no PostgreSQL server')];
   return withBenchPostgres((database) => streamRounds(database, rounds, log, client));
 }
@@ -93,8 +92,14 @@ async function streamRounds(
     }
 
     log(`client: ${client}, ${CONNECTIONS} connections, ${SECONDS} s per measurement`);
+    const rangeHeaders = RANGE_OFFSETS.map(rangeOf);
     const measure = (url: string, ranges: boolean) =>
-      client === 'wrk' ? wrk(url, ranges) : cannon(url, ranges);
+      httpLoad(url, {
+        client,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        ranges: ranges ? rangeHeaders : undefined,
+      });
     for (const url of Object.values(urls)) await measure(url, true); // warm-up
 
     const run = async (ranges: boolean) => {
@@ -252,84 +257,6 @@ async function startCanto(root: string, database: Database) {
     await closeAll();
     throw error;
   }
-}
-
-function hasWrk(): boolean {
-  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-}
-
-const WRK_SCRIPT = `
-ranges = {${RANGE_OFFSETS.map((o) => `"${rangeOf(o)}"`).join(',')}}
-counter = 0
-use_ranges = false
-init = function(args)
-  use_ranges = args[1] == "ranges"
-end
-request = function()
-  if not use_ranges then return wrk.format() end
-  counter = counter + 1
-  return wrk.format(nil, nil, { Range = ranges[(counter % #ranges) + 1] })
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("CANTO %d %d %d %d %d\\n", summary.requests, summary.bytes,
-    summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
-    latency:percentile(50)))
-end
-`;
-let wrkScript: string | undefined;
-
-async function wrk(url: string, ranges: boolean): Promise<Measure> {
-  if (!wrkScript) {
-    wrkScript = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'canto-wrk-')), 'report.lua');
-    fs.writeFileSync(wrkScript, WRK_SCRIPT);
-  }
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', wrkScript];
-  args.push(url);
-  if (ranges) args.push('--', 'ranges');
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.stderr.on('data', (d) => (text += d));
-    child.on('error', reject);
-    child.on('close', () => resolve(text));
-  });
-  const m = /CANTO (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
-  if (!m) throw new Error(`wrk gave no report:\n${out}`);
-  const [requests, bytes, micros, errors, p50] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (errors > 0) throw new Error(`wrk: ${errors} errors for ${url}\n${out}`);
-  const seconds = micros / 1e6;
-  return {
-    reqPerSec: requests / seconds,
-    bytesPerSec: bytes / seconds,
-    p50Ms: p50 / 1000,
-    requests,
-  };
-}
-
-async function cannon(url: string, ranges: boolean): Promise<Measure> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    workers: 2,
-    requests: ranges ? RANGE_OFFSETS.map((o) => ({ headers: { range: rangeOf(o) } })) : [{}],
-  });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors for ${url}`);
-  return {
-    reqPerSec: result.requests.average,
-    bytesPerSec: result.throughput.average,
-    p50Ms: result.latency.p50,
-    requests: result.requests.average * SECONDS,
-  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
