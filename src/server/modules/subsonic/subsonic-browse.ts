@@ -13,6 +13,8 @@ import type {
 } from './subsonic-browse.repository.ts';
 import {
   intParam,
+  missingParameter,
+  notFound,
   required,
   SubsonicCode,
   SubsonicError,
@@ -61,8 +63,6 @@ export const podcastId = (uuid: string) => `pc-${uuid}`;
 export const episodeId = (uuid: string) => `ep-${uuid}`;
 export const albumId = (uuid: string, year: number) =>
   `al-${uuid}-${String(year).padStart(4, '0')}`;
-
-const notFound = (what: string) => new SubsonicError(SubsonicCode.notFound, `${what} not found`);
 
 /** The contentType of an original by its file's extension (the upload formats, ADR 0014). */
 const contentTypes: Record<string, string> = {
@@ -279,8 +279,7 @@ function idOf(params: SubsonicParams): SubsonicId {
 /** search3's query: '' or "" (as some clients quote it) or '*' lists everything. */
 function searchText(params: SubsonicParams): string | null {
   const raw = params.get('query');
-  if (raw === undefined)
-    throw new SubsonicError(SubsonicCode.missingParameter, 'Required parameter is missing: query');
+  if (raw === undefined) throw missingParameter('query');
   const text = raw
     .trim()
     .replace(/^"(.*)"$/, '$1')

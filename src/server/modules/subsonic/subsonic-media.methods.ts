@@ -11,9 +11,8 @@ import { parseSubsonicId } from './subsonic-browse.ts';
 import type { SubsonicDeps } from './subsonic-deps.ts';
 import {
   intParam,
+  notFound,
   required,
-  SubsonicCode,
-  SubsonicError,
   type SubsonicBinary,
   type SubsonicMethods,
   type SubsonicParams,
@@ -33,8 +32,6 @@ const STREAM_CACHE = 'private, max-age=3600';
 const COVER_CACHE = 'private, max-age=86400';
 /** A bitrate no rendition reaches: bigger maxBitRate values mean no limit, as 0 does. */
 const MAX_BITRATE = 100_000;
-
-const notFound = (what: string) => new SubsonicError(SubsonicCode.notFound, `${what} not found`);
 
 /** A `format` parameter's codec among the renditions' (ADR 0014: opus, aac). */
 const CODEC_OF_FORMAT: Record<string, string> = {

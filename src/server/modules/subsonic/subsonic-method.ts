@@ -84,13 +84,17 @@ export function intParam(
   return n;
 }
 
+/** Error 10 for the parameter `name`. */
+export const missingParameter = (name: string) =>
+  new SubsonicError(SubsonicCode.missingParameter, `Required parameter is missing: ${name}`);
+
+/** Error 70: '<what> not found'. */
+export const notFound = (what: string) =>
+  new SubsonicError(SubsonicCode.notFound, `${what} not found`);
+
 /** A required parameter, or error 10. */
 export function required(params: SubsonicParams, name: string): string {
   const value = params.get(name);
-  if (value === undefined || value === '')
-    throw new SubsonicError(
-      SubsonicCode.missingParameter,
-      `Required parameter is missing: ${name}`,
-    );
+  if (value === undefined || value === '') throw missingParameter(name);
   return value;
 }

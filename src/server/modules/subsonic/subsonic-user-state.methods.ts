@@ -11,6 +11,8 @@ import { createSubsonicBrowseRepository } from './subsonic-browse.repository.ts'
 import type { SubsonicDeps } from './subsonic-deps.ts';
 import {
   intParam,
+  missingParameter,
+  notFound,
   SubsonicCode,
   SubsonicError,
   type SubsonicCaller,
@@ -60,10 +62,7 @@ const NOW_PLAYING_LIMIT = 200;
 /** A player's name as stored: the client's `c`, trimmed and cut to the column's limit. */
 const PLAYER_NAME_MAX = 100;
 
-const notFound = (what: string) => new SubsonicError(SubsonicCode.notFound, `${what} not found`);
 const invalid = (message: string) => new SubsonicError(SubsonicCode.generic, message);
-const missing = (name: string) =>
-  new SubsonicError(SubsonicCode.missingParameter, `Required parameter is missing: ${name}`);
 
 const values = (params: SubsonicParams, name: string) => params.all(name).filter((v) => v !== '');
 
@@ -102,7 +101,7 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
       ...values(params, 'albumId').map((raw) => ({ raw, want: 'album' as const })),
       ...values(params, 'artistId').map((raw) => ({ raw, want: 'artist' as const })),
     ];
-    if (named.length === 0) throw missing('id');
+    if (named.length === 0) throw missingParameter('id');
     if (named.length > MAX_STAR_IDS) throw invalid(`At most ${MAX_STAR_IDS} ids at once`);
     const songs: string[] = [];
     const artists: string[] = [];
@@ -222,7 +221,7 @@ export function createUserStateMethods(ctx: ModuleContext, deps: SubsonicDeps): 
 
     async scrobble(caller, params) {
       const ids = values(params, 'id');
-      if (ids.length === 0) throw missing('id');
+      if (ids.length === 0) throw missingParameter('id');
       if (ids.length > MAX_SCROBBLES) throw invalid(`At most ${MAX_SCROBBLES} plays at once`);
       const times = values(params, 'time');
       if (times.length > 0 && times.length !== ids.length)
