@@ -7,6 +7,7 @@ import {
   songGenreRule,
   songTitleRule,
 } from '../core/validation/song.rules.ts';
+import { lyricsRule } from '../core/validation/lyrics.rules.ts';
 
 /** A song's media pipeline state (docs/decisions/0014): 'processing' until its renditions exist. */
 export const SONG_MEDIA_STATUSES = ['processing', 'ready', 'failed'] as const;
@@ -64,6 +65,8 @@ export const songDto = z.object({
   renditions: z.array(songRenditionDto),
   loudness: songLoudnessDto.nullable(),
   waveform_url: z.string().nullable().describe('signed URL of a WaveformDocument'),
+  /** GET /api/songs/{id}/lyrics has them. */
+  has_lyrics: z.boolean(),
 });
 export type SongDto = z.infer<typeof songDto>;
 
@@ -124,6 +127,10 @@ export const songEditBody = z
   .object({
     title: songTitleRule.min(1, 'Title is required').optional(),
     genre: songGenreRule.nullable().optional(),
+    lyrics: lyricsRule
+      .nullable()
+      .optional()
+      .describe('plain text or LRC; null or blank removes them; times within the duration'),
   })
   .strict();
 export type SongEditBody = z.infer<typeof songEditBody>;
@@ -135,12 +142,29 @@ export type SongEditBody = z.infer<typeof songEditBody>;
 export const songUploadText = z.object({
   title: songTitleRule.optional().describe('defaults to the tag title, then the file name'),
   genre: songGenreRule.optional().describe('defaults to the tag genre'),
+  lyrics: lyricsRule
+    .optional()
+    .describe("plain text or LRC ≤ 32 KB; LRC times within the audio's duration"),
 });
 
 /** Multipart field names of POST /api/songs and PUT /api/songs/:id/cover. */
 export const songUploadFields = {
   title: 'title',
   genre: 'genre',
+  lyrics: 'lyrics',
   file: 'file',
   cover: 'cover',
 } as const;
+
+/** GET /api/songs/{id}/lyrics: lines in time order (synced) or as typed (plain). */
+export const songLyricsDto = z.object({
+  synced: z.boolean(),
+  lines: z.array(
+    z.object({
+      time_ms: z.number().int().nullable().describe('when the line starts; null when unsynced'),
+      text: z.string(),
+    }),
+  ),
+  text: z.string().describe('the lyrics as the artist typed them'),
+});
+export type SongLyricsDto = z.infer<typeof songLyricsDto>;

@@ -101,6 +101,7 @@ describe.each(dbKinds)('catalogue: home, browse, search, edit on %s', (kind) => 
         renditions: [],
         loudness: null,
         waveform_url: null,
+        has_lyrics: false,
       });
       expect(fake.requests).toHaveLength(1);
       expect(Object.fromEntries(fake.requests[0]!.searchParams)).toEqual({

@@ -5,12 +5,13 @@ import {
   songEditBody,
   songIdParams,
   songList,
+  songLyricsDto,
   songListQuery,
 } from '../songs.contract.ts';
 import { defineRoute } from './define-route.ts';
 
 export const songsApi = {
-  /** Multipart: songUploadFields (audio `file`, optional `cover`, `title`, `genre`). */
+  /** Multipart: songUploadFields (audio `file`, optional `cover`, `title`, `genre`, `lyrics`). */
   upload: defineRoute({
     method: 'POST',
     path: '/api/songs',
@@ -31,6 +32,12 @@ export const songsApi = {
     path: '/api/songs/:id',
     params: songIdParams,
     response: songDto,
+  }),
+  lyrics: defineRoute({
+    method: 'GET',
+    path: '/api/songs/:id/lyrics',
+    params: songIdParams,
+    response: songLyricsDto,
   }),
   edit: defineRoute({
     method: 'PATCH',

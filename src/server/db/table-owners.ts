@@ -34,6 +34,7 @@ export const tableOwners: Record<string, string | null> = {
   // song_artists are kept by triggers on songs (migration 0003), not by code.
   songs: 'songs',
   song_renditions: 'songs',
+  song_lyrics: 'songs',
   search_terms: 'songs',
   song_genres: 'songs',
   song_artists: 'songs',

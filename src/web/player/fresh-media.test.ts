@@ -36,6 +36,7 @@ const song = (file: string): SongDto => ({
   renditions: [],
   loudness: null,
   waveform_url: null,
+  has_lyrics: false,
 });
 
 const episode = (audio: string): EpisodeDto => ({

@@ -320,3 +320,22 @@ export const podcastEpisodeDownloads = pgTable(
     index('podcast_episode_downloads_day_idx').on(t.day),
   ],
 );
+
+/**
+ * A song's lyrics as its artist typed them (docs/decisions/0037): plain text or LRC, checked
+ * before they are stored (times in order and within the song's duration), parsed when read.
+ * Apart from `songs` so that song lists never carry up to 32 KB of text per row.
+ */
+export const songLyrics = pgTable(
+  'song_lyrics',
+  {
+    songId: uuid('song_id')
+      .primaryKey()
+      .references(() => songs.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    /** LRC with timestamps (true) or plain lines. */
+    synced: boolean('synced').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('song_lyrics_text_len', sql`octet_length(${t.text}) between 1 and 32768`)],
+);

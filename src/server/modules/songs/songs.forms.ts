@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { songUploadText } from '../../../contracts/songs.contract.ts';
 import { songLimits, songMessages } from '../../../core/validation/song.rules.ts';
+import { lyricsLimits } from '../../../core/lyrics/lyrics-parser.ts';
 import { COVER_ART } from '../../media/media-intake.ts';
 import { uploadForm } from '../../media/upload-form.ts';
 
 /*
  * The song forms (media/upload-form.ts). Their text fields are forgiving, as they have
  * always been: unknown ones are ignored, the last of a repeated one counts. With ≤ 2 files,
- * ≤ 4 small fields and the cover cut at 5 MB, a request body is never read past ~106 MB.
+ * ≤ 5 fields of at most the lyrics' 32 KB and the cover cut at 5 MB, a request body is never
+ * read past ~106 MB.
  */
-const limits = { files: 2, fields: 4, parts: 6, fieldSize: 4 * 1024 };
+const limits = { files: 2, fields: 5, parts: 7, fieldSize: lyricsLimits.maxBytes };
 
 /** POST /api/songs: spec §5's upload, in one request. */
 export const songUploadForm = uploadForm({

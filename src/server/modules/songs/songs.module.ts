@@ -1,6 +1,7 @@
 import { notificationNotices } from '../../../core/validation/notification.rules.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
 import type { SongDto } from '../../../contracts/songs.contract.ts';
+import type { Lyrics } from '../../../core/lyrics/lyrics-parser.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import {
   storedFileOf,
@@ -17,7 +18,7 @@ import {
   type SongRow,
 } from './songs.repository.ts';
 import { songsRoutes } from './songs.routes.ts';
-import { createSongsService } from './songs.service.ts';
+import { createSongsService, readLyrics } from './songs.service.ts';
 import type { Db } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { enqueueMediaJob, type MediaJobKind } from '../../media/media-job.ts';
@@ -61,6 +62,18 @@ export type SongsModule = FeatureModule & {
   ownCover(
     of: { songId: string } | { artistId: string; year?: number },
   ): Promise<StoredFile | null>;
+  /**
+   * An own upload's title, artist and lyrics (null when it has none), for Subsonic's
+   * getLyricsBySongId; null for no such song.
+   */
+  ownLyrics(
+    songId: string,
+  ): Promise<{ title: string; artist: string | null; lyrics: Lyrics | null } | null>;
+  /** The newest own song's lyrics whose artist and title match, ignoring case (getLyrics). */
+  ownLyricsNamed(name: {
+    artist?: string;
+    title?: string;
+  }): Promise<{ title: string; artist: string | null; lyrics: Lyrics } | null>;
 };
 
 export type SongsSettings = {
@@ -156,6 +169,18 @@ export function createSongsModule(
         return storedFileOf(row?.coverArtUrl ?? null);
       }
       return storedFileOf(await repository.reads.newestCoverOf(of.artistId, of.year));
+    },
+    async ownLyrics(songId) {
+      const [row, stored] = await Promise.all([
+        repository.reads.findOwn(songId),
+        repository.reads.lyricsOf(songId),
+      ]);
+      if (!row) return null;
+      return { title: row.title, artist: row.artist, lyrics: stored ? readLyrics(stored) : null };
+    },
+    async ownLyricsNamed(name) {
+      const found = await repository.reads.ownLyricsNamed(name);
+      return found && { title: found.title, artist: found.artist, lyrics: readLyrics(found) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { profiles, songRenditions, songs } from '../../db/schema/index.ts';
+import { profiles, songLyrics, songRenditions, songs } from '../../db/schema/index.ts';
 import { createMediaRows } from '../../media/media-rows.repository.ts';
 
 export type SongRow = typeof songs.$inferSelect;
@@ -18,6 +18,8 @@ export type NewSong = Pick<
   | 'durationMs'
   | 'mediaStatus'
 >;
+/** A song's lyrics as stored: the text as typed, and whether it is LRC. */
+export type StoredLyrics = { text: string; synced: boolean };
 /** A transaction a caller may add its own writes to (the job queue's enqueue takes it). */
 export type Tx = Db;
 
@@ -130,6 +132,51 @@ export function createSongsRepository(db: Db) {
       return row?.url ?? null;
     },
 
+    async lyricsOf(songId: string): Promise<StoredLyrics | null> {
+      const [row] = await db
+        .select({ text: songLyrics.text, synced: songLyrics.synced })
+        .from(songLyrics)
+        .where(eq(songLyrics.songId, songId))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** Which of `ids` have lyrics. */
+    async withLyrics(ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: songLyrics.songId })
+        .from(songLyrics)
+        .where(inArray(songLyrics.songId, ids));
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /**
+     * The lyrics of the newest own song with lyrics whose artist and title are these, each
+     * ignoring case (Subsonic's getLyrics); either may be left out.
+     */
+    async ownLyricsNamed(name: {
+      artist?: string;
+      title?: string;
+    }): Promise<(StoredLyrics & { artist: string | null; title: string }) | null> {
+      const where = [isNull(songs.source)];
+      if (name.artist) where.push(sql`lower(${songs.artist}) = ${name.artist.toLowerCase()}`);
+      if (name.title) where.push(sql`lower(${songs.title}) = ${name.title.toLowerCase()}`);
+      const [row] = await db
+        .select({
+          text: songLyrics.text,
+          synced: songLyrics.synced,
+          artist: songs.artist,
+          title: songs.title,
+        })
+        .from(songLyrics)
+        .innerJoin(songs, eq(songs.id, songLyrics.songId))
+        .where(and(...where))
+        .orderBy(desc(songs.createdAt), desc(songs.id))
+        .limit(1);
+      return row ?? null;
+    },
+
     /** Newest first among songs whose genre equals `genre` ignoring case (lower(genre) index). */
     async byGenre(genre: string, limit: number): Promise<SongRow[]> {
       return db
@@ -149,10 +196,12 @@ export function createSongsRepository(db: Db) {
     async insertWith(
       song: NewSong,
       withRow: (row: SongRow, tx: Tx) => Promise<unknown>,
+      lyrics: StoredLyrics | null = null,
     ): Promise<SongRow> {
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(songs).values(song).returning();
         if (!row) throw new Error('song insert returned no row');
+        if (lyrics) await tx.insert(songLyrics).values({ songId: row.id, ...lyrics });
         await withRow(row, tx);
         return row;
       });
@@ -164,6 +213,21 @@ export function createSongsRepository(db: Db) {
     ): Promise<SongRow | null> {
       const [row] = await db.update(songs).set(patch).where(eq(songs.id, id)).returning();
       return row ?? null;
+    },
+
+    /** Sets (or with null removes) a song's lyrics. */
+    async setLyrics(songId: string, lyrics: StoredLyrics | null): Promise<void> {
+      if (!lyrics) {
+        await db.delete(songLyrics).where(eq(songLyrics.songId, songId));
+        return;
+      }
+      await db
+        .insert(songLyrics)
+        .values({ songId, ...lyrics })
+        .onConflictDoUpdate({
+          target: songLyrics.songId,
+          set: { text: lyrics.text, synced: lyrics.synced, updatedAt: sql`now()` },
+        });
     },
 
     /** Sets the cover and returns the row with the key it replaced (to delete after commit). */

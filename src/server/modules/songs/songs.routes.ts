@@ -65,10 +65,22 @@ export const songsRoutes =
       handler: async (request) => songs.get(request.params.id),
     });
 
+    contractRoute(app, songsApi.lyrics, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['songs'],
+        summary: "A song's lyrics: timed lines (LRC) or plain ones; 404 when it has none",
+      },
+      handler: async (request) => songs.lyrics(request.params.id),
+    });
+
     contractRoute(app, songsApi.edit, {
       // The artist role at the edge (revoking it ends these rights), ownership in the service.
       config: { access: 'artist' },
-      schema: { tags: ['songs'], summary: "Edit a song's title or genre (its artist only)" },
+      schema: {
+        tags: ['songs'],
+        summary: "Edit a song's title, genre or lyrics (its artist only)",
+      },
       handler: async (request) =>
         songs.edit(requirePrincipal(request).userId, request.params.id, request.body),
     });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import type { SongDto } from '../../../contracts/songs.contract.ts';
+import type { SongDto, SongLyricsDto } from '../../../contracts/songs.contract.ts';
+import { parseLyrics, type Lyrics } from '../../../core/lyrics/lyrics-parser.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   defaultSongGenre,
@@ -14,6 +15,7 @@ import type {
   SongMediaRepository,
   SongRow,
   SongsRepository,
+  StoredLyrics,
   Tx,
 } from './songs.repository.ts';
 import { MEDIA_TYPES, newKey, type Bucket, type Storage } from '../../storage/storage.ts';
@@ -69,6 +71,7 @@ export function toSongDto(
   row: SongRow,
   publicUrl: MediaUrls,
   renditions: RenditionRow[] = [],
+  hasLyrics = false,
 ): SongDto {
   return {
     id: row.id,
@@ -87,7 +90,29 @@ export function toSongDto(
     renditions: renditionDtos(renditions, publicUrl),
     loudness: loudnessDto(row.loudnessLufs, row.truePeakDbtp),
     waveform_url: publicUrl(row.waveformUrl),
+    has_lyrics: hasLyrics,
   };
+}
+
+/**
+ * Typed lyrics checked against the song's length (the form's rule has checked the rest):
+ * what to store, null for blank, or a 400 naming the line.
+ */
+export function lyricsToStore(text: string, durationMs: number | null): StoredLyrics | null {
+  const result = parseLyrics(text, durationMs);
+  if (!result.ok)
+    throw new AppError(ErrorCode.validation, result.problem.message, {
+      field: 'lyrics',
+      ...(result.problem.line === null ? {} : { line: result.problem.line }),
+    });
+  return result.lyrics ? { text, synced: result.lyrics.synced } : null;
+}
+
+/** Stored lyrics as a client or Subsonic reads them (they were checked when stored). */
+export function readLyrics(stored: StoredLyrics): Lyrics {
+  const result = parseLyrics(stored.text);
+  if (!result.ok || !result.lyrics) throw new Error('stored lyrics no longer parse');
+  return result.lyrics;
 }
 
 export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
@@ -108,6 +133,7 @@ export function externalToSongDto(t: ExternalTrack, now: Date): SongDto {
     renditions: [],
     loudness: null,
     waveform_url: null,
+    has_lyrics: false,
   };
 }
 
@@ -116,10 +142,15 @@ export function createSongsService(deps: SongsServiceDeps) {
   /** Rows as DTOs with their renditions: one query for a whole list. */
   const songDtos = async (rows: SongRow[]): Promise<SongDto[]> => {
     const ready = rows.filter((r) => r.mediaStatus === 'ready').map((r) => r.id);
-    const renditions = await deps.media.renditionsOf(ready);
+    const [renditions, withLyrics] = await Promise.all([
+      deps.media.renditionsOf(ready),
+      songs.withLyrics(rows.map((r) => r.id)),
+    ]);
     const bySong = new Map<string, RenditionRow[]>();
     for (const r of renditions) bySong.set(r.songId, [...(bySong.get(r.songId) ?? []), r]);
-    return rows.map((row) => toSongDto(row, deps.publicUrl, bySong.get(row.id)));
+    return rows.map((row) =>
+      toSongDto(row, deps.publicUrl, bySong.get(row.id), withLyrics.has(row.id)),
+    );
   };
   const songDto = async (row: SongRow): Promise<SongDto> => (await songDtos([row]))[0]!;
   /** The external catalogue's tracks for `query`, as songs: never stored (spec §7). */
@@ -173,6 +204,8 @@ export function createSongsService(deps: SongsServiceDeps) {
       try {
         deps.crash?.('upload:received');
         const facts = await probeAudio(audio, deps.ffmpeg, log);
+        // The duration was measured by decoding: LRC times are checked against it now.
+        const lyrics = fields.lyrics ? lyricsToStore(fields.lyrics, facts.durationMs) : null;
         const cover = files.cover ? await processImage(files.cover) : null;
         const artist = await songs.displayNameOf(artistId);
 
@@ -209,6 +242,7 @@ export function createSongsService(deps: SongsServiceDeps) {
             await deps.enqueueMedia(song.id, tx);
             await deps.announceRelease(artistId, { artist, title: song.title }, tx);
           },
+          lyrics,
         );
         deps.crash?.('upload:inserted');
         return songDto(row);
@@ -238,16 +272,41 @@ export function createSongsService(deps: SongsServiceDeps) {
     async edit(
       userId: string,
       id: string,
-      patch: { title?: string; genre?: string | null },
+      patch: { title?: string; genre?: string | null; lyrics?: string | null },
     ): Promise<SongDto> {
-      await ownedSong(userId, id);
+      const song = await ownedSong(userId, id);
+      // Checked before anything is written: a refused edit changes nothing.
+      const lyrics =
+        patch.lyrics === undefined
+          ? undefined
+          : patch.lyrics === null
+            ? null
+            : lyricsToStore(patch.lyrics, song.durationMs);
+      if (lyrics !== undefined) await songs.setLyrics(id, lyrics);
       const change: { title?: string; genre?: string | null } = {};
       if (patch.title !== undefined) change.title = patch.title;
       if (patch.genre !== undefined) change.genre = patch.genre || null;
-      if (Object.keys(change).length === 0) return songDto((await songs.findById(id))!);
+      if (Object.keys(change).length === 0) {
+        const row = await songs.findById(id);
+        if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
+        return songDto(row);
+      }
       const row = await songs.update(id, change);
       if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
       return songDto(row);
+    },
+
+    /** A song's lyrics as lines; 404 when the song or its lyrics are not there. */
+    async lyrics(id: string): Promise<SongLyricsDto> {
+      const [row, stored] = await Promise.all([songs.findById(id), songs.lyricsOf(id)]);
+      if (!row) throw new AppError(ErrorCode.notFound, 'Song not found');
+      if (!stored) throw new AppError(ErrorCode.notFound, 'This song has no lyrics');
+      const { synced, lines } = readLyrics(stored);
+      return {
+        synced,
+        lines: lines.map((l) => ({ time_ms: l.timeMs, text: l.text })),
+        text: stored.text,
+      };
     },
 
     /** Replaces the cover: the new file is stored first, the old one deleted after the commit. */

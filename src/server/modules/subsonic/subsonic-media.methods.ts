@@ -7,6 +7,7 @@ import {
   type StoredAudio,
   type StoredFile,
 } from '../media/media.module.ts';
+import { lyricsPlainText } from '../../../core/lyrics/lyrics-parser.ts';
 import { parseSubsonicId } from './subsonic-browse.ts';
 import type { SubsonicDeps } from './subsonic-deps.ts';
 import {
@@ -185,17 +186,48 @@ export function createMediaMethods(ctx: ModuleContext, deps: SubsonicDeps): Subs
       }
     },
 
-    // OpenSubsonic songLyrics: Canto keeps no lyrics for songs, so a song's list is empty;
-    // an id of nothing is still 70.
+    // OpenSubsonic songLyrics: one structuredLyrics (none when the song has no lyrics); the
+    // file's own stamps and its [offset:], which the client applies (positive: sooner).
     async getLyricsBySongId(_caller, params) {
       const id = parseSubsonicId(required(params, 'id'));
-      const song = id?.kind === 'song' ? await songs.ownSongAudio(id.songId) : null;
+      const song = id?.kind === 'song' ? await songs.ownLyrics(id.songId) : null;
       if (!song) throw notFound('Song');
-      return { lyricsList: {} };
+      const { lyrics } = song;
+      if (!lyrics) return { lyricsList: {} };
+      return {
+        lyricsList: {
+          structuredLyrics: [
+            {
+              displayArtist: song.artist ?? '',
+              displayTitle: song.title,
+              lang: 'xxx',
+              synced: lyrics.synced,
+              ...(lyrics.synced ? { offset: lyrics.offsetMs } : {}),
+              line: lyrics.lines.map((l) =>
+                l.timeMs === null
+                  ? { value: l.text }
+                  : { start: l.timeMs + lyrics.offsetMs, value: l.text },
+              ),
+            },
+          ],
+        },
+      };
     },
 
-    async getLyrics() {
-      return { lyrics: {} };
+    // Subsonic's getLyrics: the newest own song of that artist and title, its words alone.
+    async getLyrics(_caller, params) {
+      const artist = params.get('artist')?.trim() || undefined;
+      const title = params.get('title')?.trim() || undefined;
+      if (!artist && !title) return { lyrics: {} };
+      const found = await songs.ownLyricsNamed({ artist, title });
+      if (!found) return { lyrics: {} };
+      return {
+        lyrics: {
+          ...(found.artist ? { artist: found.artist } : {}),
+          title: found.title,
+          value: lyricsPlainText(found.lyrics),
+        },
+      };
     },
   };
 }

@@ -27,6 +27,7 @@ const song = (id: string, title: string): SongDto => ({
   renditions: [],
   loudness: null,
   waveform_url: null,
+  has_lyrics: false,
 });
 
 /** fetch answering by path, recording each URL asked. */

@@ -29,6 +29,7 @@ const song = (id: string, title: string, more: Partial<SongDto> = {}): SongDto =
   renditions: [],
   loudness: null,
   waveform_url: null,
+  has_lyrics: false,
   ...more,
 });
 
