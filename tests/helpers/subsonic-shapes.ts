@@ -308,6 +308,12 @@ export const structuredLyrics = z.object({
   offset: int.optional(),
 });
 export const lyricsList = z.object({ structuredLyrics: z.array(structuredLyrics).optional() });
+/** Subsonic's Lyrics (getLyrics): empty when no song matches. */
+export const lyrics = z.object({
+  artist: z.string().optional(),
+  title: z.string().optional(),
+  value: z.string().optional(),
+});
 
 export const openSubsonicExtensions = z.array(
   z.object({ name: z.string().min(1), versions: z.array(int).min(1) }),
@@ -403,6 +409,7 @@ export const methodShapes: Record<string, z.ZodType> = {
   getSongsByGenre: okEnvelope('songsByGenre', songs),
   search3: okEnvelope('searchResult3', searchResult3),
   getLyricsBySongId: okEnvelope('lyricsList', lyricsList),
+  getLyrics: okEnvelope('lyrics', lyrics),
   star: okEnvelope(),
   unstar: okEnvelope(),
   getStarred2: okEnvelope('starred2', starred2),

@@ -126,6 +126,13 @@ const CASES: Case[] = [
   { name: 'download', method: 'download', query: { id: SONG.morning } },
   { name: 'getCoverArt', method: 'getCoverArt', query: { id: SONG.morning } },
   { name: 'getLyricsBySongId', method: 'getLyricsBySongId', query: { id: SONG.morning } },
+  { name: 'getLyricsBySongId-synced', method: 'getLyricsBySongId', query: { id: SONG.bright } },
+  {
+    name: 'getLyrics',
+    method: 'getLyrics',
+    query: { artist: 'the brass owls', title: 'bright lines' },
+  },
+  { name: 'getLyrics-none', method: 'getLyrics', query: { artist: 'Aurora Vale' } },
   { name: 'getStarred2', method: 'getStarred2' },
   {
     name: 'star',
@@ -357,6 +364,12 @@ async function seed(ctx: TestContext): Promise<void> {
             ${200_500 + plays * 1000}, ${plays}, ${created}::timestamptz, ${lufs}, ${peak})`,
     );
   }
+  // Synced lyrics with an offset and a repeated line, and markup-like text XML must escape.
+  await db.execute(
+    sql`insert into song_lyrics (song_id, text, synced) values (${SONG.bright},
+        ${'[ar:The Brass Owls]\n[offset:-250]\n[00:01.00]Brass & <3 "horns"\n[00:12.50][01:10.00]Bright lines\n[00:30.75]Fade'},
+        true)`,
+  );
   await putFile(ctx, 'music', `${SONG.morning}.wav`, audioBytes(4096, 1), 'audio/wav');
   const cover = await sharp({
     create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 80, b: 40 } },
