@@ -1,15 +1,17 @@
 // The full-screen now-playing view a tap on the phone's mini player opens: the cover, title and
 // artist, the scrubber, the transport (Shuffle, Previous, Play/Pause, Next, Repeat) and the
-// queue. A modal dialog named 'Now playing': Escape, its close button or Back closes it, and
+// queue; for songs a Lyrics toggle shows the lyrics in the cover's place. A modal dialog named 'Now playing': Escape, its close button or Back closes it, and
 // focus returns to the mini player. Its own chunk, with the queue list (most visits never
 // open it).
-import type { RefObject } from 'react';
-import { ChevronDown, ListMusic } from 'lucide-react';
+import { useState, type RefObject } from 'react';
+import { ChevronDown, ListMusic, MicVocal } from 'lucide-react';
+import { Button } from '@/web/components/ui/button.tsx';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { SeekBar, Transport } from './player-transport.tsx';
 import { ItemByline } from './item-byline.tsx';
 import { QueueList } from './queue-list.tsx';
+import { LyricsLines } from './lyrics-view.tsx';
 import { useNowPlaying, usePlayerControls, usePlayerQueue } from './use-player.ts';
 
 function UpNext() {
@@ -49,7 +51,9 @@ export function NowPlayingView({
   returnFocusTo: RefObject<HTMLElement | null>;
 }) {
   const { current } = useNowPlaying();
+  const [lyrics, setLyrics] = useState(false);
   if (!current) return null;
+  const showLyrics = lyrics && current.kind === 'song';
   return (
     <DialogPrimitive.Root open onOpenChange={(open) => !open && onClose()}>
       <DialogPrimitive.Portal>
@@ -81,19 +85,42 @@ export function NowPlayingView({
             <span className="size-10" aria-hidden="true" />
           </header>
           <div className="mx-auto flex w-full max-w-md flex-1 flex-col gap-6 px-6 py-6">
-            <CoverArt
-              src={current.coverArt}
-              lazy={false}
-              alt={`Cover of ${current.title}`}
-              className="aspect-square w-full rounded-lg bg-muted object-cover shadow-xl"
-            />
-            <div className="min-w-0">
-              <h2 data-testid="now-playing-title" className="truncate text-xl font-bold">
-                {current.title}
-              </h2>
-              <p className="truncate text-muted-foreground">
-                <ItemByline item={current} />
-              </p>
+            {showLyrics ? (
+              <section
+                aria-label="Lyrics"
+                data-testid="now-playing-lyrics"
+                className="aspect-square w-full overflow-y-auto rounded-lg bg-muted/40 p-4"
+              >
+                <LyricsLines item={current} />
+              </section>
+            ) : (
+              <CoverArt
+                src={current.coverArt}
+                lazy={false}
+                alt={`Cover of ${current.title}`}
+                className="aspect-square w-full rounded-lg bg-muted object-cover shadow-xl"
+              />
+            )}
+            <div className="flex items-center gap-2">
+              <div className="min-w-0 flex-1">
+                <h2 data-testid="now-playing-title" className="truncate text-xl font-bold">
+                  {current.title}
+                </h2>
+                <p className="truncate text-muted-foreground">
+                  <ItemByline item={current} />
+                </p>
+              </div>
+              {current.kind === 'song' && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-pressed={lyrics}
+                  onClick={() => setLyrics(!lyrics)}
+                >
+                  <MicVocal aria-hidden="true" />
+                  Lyrics
+                </Button>
+              )}
             </div>
             <SeekBar peaksUrl={current.waveformUrl ?? null} testIds={false} />
             <Transport />

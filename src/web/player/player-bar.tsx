@@ -1,13 +1,14 @@
 // Spec §2 Player bar: shown once an item is loaded. Cover (or the placeholder), title and
 // artist / podcast; Shuffle, Previous, Play/Pause, Next, Repeat; the progress slider with
 // elapsed and total time in m:ss; Queue with a count badge (opens the queue panel); the
-// player's menu (quality, loudness normalization), mute and volume. While an episode is
+// player's menu (quality, loudness normalization), mute and volume; for songs, Lyrics (opens
+// the lyrics panel where the queue panel opens, so one closes the other). While an episode is
 // current: skip back 15 s and forward 30 s beside Play, and the playback speed. Beside the
 // title, what the shell hands it for the item (Like, for songs).
 // Split by what each part reads, so a progress tick re-renders only the slider and times.
 import { lazy, Suspense, useRef, type ReactNode } from 'react';
 import { queueButtonName } from './queue-button-name.ts';
-import { ListMusic, Volume1, Volume2, VolumeX } from 'lucide-react';
+import { ListMusic, MicVocal, Volume1, Volume2, VolumeX } from 'lucide-react';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Range } from '@/web/components/ui/range.tsx';
@@ -23,6 +24,7 @@ import { ItemByline } from './item-byline.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { SeekBar, toggleClass, Transport } from './player-transport.tsx';
 import { useQueuePanel } from './queue-panel-state.ts';
+import { useLyricsPanel } from './lyrics-panel-state.ts';
 import { useNowPlayingView } from './now-playing-state.ts';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 
@@ -33,6 +35,7 @@ const NowPlayingView = lazy(() =>
 function QueueButton() {
   const { queue } = usePlayerQueue();
   const { open, setOpen } = useQueuePanel();
+  const lyrics = useLyricsPanel();
   const count = queue.length;
   return (
     <Button
@@ -42,7 +45,10 @@ function QueueButton() {
       aria-label={queueButtonName(count)}
       aria-expanded={open}
       className={toggleClass(open)}
-      onClick={() => setOpen(!open)}
+      onClick={() => {
+        if (!open) lyrics.setOpen(false);
+        setOpen(!open);
+      }}
     >
       <ListMusic aria-hidden="true" />
       {count > 0 && (
@@ -54,6 +60,26 @@ function QueueButton() {
           {count > 99 ? '99+' : count}
         </span>
       )}
+    </Button>
+  );
+}
+
+function LyricsButton() {
+  const { open, setOpen } = useLyricsPanel();
+  const queue = useQueuePanel();
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      aria-label="Lyrics"
+      aria-expanded={open}
+      className={toggleClass(open)}
+      onClick={() => {
+        if (!open) queue.setOpen(false);
+        setOpen(!open);
+      }}
+    >
+      <MicVocal aria-hidden="true" />
     </Button>
   );
 }
@@ -158,6 +184,7 @@ export function PlayerBar({
               volume from sm (phones have their own volume keys). */}
           <div className="flex items-center justify-end gap-1 [grid-area:extra]">
             {current.kind === 'episode' && <PlaybackSpeed />}
+            {current.kind === 'song' && <LyricsButton />}
             <QueueButton />
             <QualityMenu />
             <div className="hidden sm:block">

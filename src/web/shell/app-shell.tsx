@@ -8,6 +8,7 @@ import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { useScreen } from '@/web/shell/route-guards.tsx';
 import { PlayerBar } from '@/web/player/player-bar.tsx';
 import { QueuePanel } from '@/web/player/queue-panel.tsx';
+import { LyricsPanel } from '@/web/player/lyrics-panel.tsx';
 import type { PlayerItem } from '@/web/player/use-player.ts';
 import { LikeButton } from '@/web/features/library/index.ts';
 import { usePremiumSync } from '@/web/features/premium/index.ts';
@@ -71,6 +72,7 @@ export function AppShell() {
         <PlayerBar itemActions={playerItemActions} />
       </div>
       <QueuePanel />
+      <LyricsPanel />
     </div>
   );
 }

@@ -4,6 +4,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import type { LucideIcon } from 'lucide-react';
 import { GENRES } from '@/core/validation/song.rules.ts';
+import { lyricsMessages } from '@/core/validation/lyrics.rules.ts';
 import { Input } from '@/web/components/ui/input.tsx';
 import { Label } from '@/web/components/ui/label.tsx';
 import { NativeSelect } from '@/web/components/ui/native-select.tsx';
@@ -119,5 +120,20 @@ export function GenreField({ id, value, onChange, invalid }: Omit<Bound, 'label'
         ))}
       </datalist>
     </Field>
+  );
+}
+
+/** Lyrics: plain text or LRC, checked by the same rules as the server's (lyrics-parser.ts). */
+export function LyricsField(props: Omit<FieldProps<'textarea'>, 'label' | 'hint'>) {
+  return (
+    <TextAreaField
+      label="Lyrics"
+      name="lyrics"
+      hint={lyricsMessages.help}
+      rows={6}
+      spellCheck={false}
+      className="max-h-72 font-mono text-xs"
+      {...props}
+    />
   );
 }

@@ -33,3 +33,17 @@ describe('firstEditProblem', () => {
     );
   });
 });
+
+describe('firstEditProblem for lyrics', () => {
+  it("checks LRC times against the song's duration, naming the line", () => {
+    expect(
+      firstEditProblem({ ...ok, lyrics: '[00:01.00]a\n[00:09.50]b', duration: 10 }),
+    ).toBeNull();
+    expect(firstEditProblem({ ...ok, lyrics: '[00:01.00]a\n[00:10.50]b', duration: 10 })).toEqual({
+      field: 'lyrics',
+      message: 'Lyrics line 2: 00:10.50 is past the end of the song (00:10.00)',
+    });
+    expect(firstEditProblem({ ...ok, lyrics: '<div>hi</div>' })?.field).toBe('lyrics');
+    expect(firstEditProblem({ ...ok, lyrics: '' })).toBeNull();
+  });
+});

@@ -1,7 +1,7 @@
-// An artist's own song card: a "More actions" menu with Edit song (title, genre, cover art)
+// An artist's own song card: a "More actions" menu with Edit song (title, genre, cover art, lyrics)
 // and Delete song (after a confirm). Only rendered for the song's artist; the server checks
 // ownership again on every call. Afterwards every song list and search is refetched.
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ImageIcon, LoaderCircle, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
@@ -27,7 +27,8 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/web/components/ui/dropdown-menu.tsx';
-import { focusField, GenreField, TitleField } from '@/web/components/upload/field.tsx';
+import { focusField, GenreField, LyricsField, TitleField } from '@/web/components/upload/field.tsx';
+import { useSongLyrics } from '@/web/player/use-song-lyrics.ts';
 import { FileField } from '@/web/components/upload/file-field.tsx';
 
 type Open = 'edit' | 'delete' | null;
@@ -119,13 +120,33 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
   const [title, setTitle] = useState(song.title);
   const [genre, setGenre] = useState(song.genre ?? '');
   const [cover, setCover] = useState<File | null>(null);
+  // The lyrics as stored, fetched when the song has some; null until known.
+  const stored = useSongLyrics(song.has_lyrics ? song.id : null);
+  // A failed fetch counts as none: the field is usable, and unchanged it sends nothing.
+  const storedText =
+    !song.has_lyrics || stored.isError
+      ? ''
+      : stored.data === undefined
+        ? null
+        : (stored.data?.text ?? '');
+  const [lyrics, setLyrics] = useState<string | null>(storedText);
   const [invalid, setInvalid] = useState<SongEditField | null>(null);
   const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (storedText !== null) setLyrics((typed) => typed ?? storedText);
+  }, [storedText]);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (saving) return;
-    const problem = firstEditProblem({ title, genre, cover });
+    const problem = firstEditProblem({
+      title,
+      genre,
+      cover,
+      lyrics: lyrics ?? '',
+      duration: song.duration,
+    });
     setInvalid(problem?.field ?? null);
     if (problem) {
       toast.error('Error', { description: problem.message });
@@ -136,6 +157,8 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
     const body: SongEditBody = {};
     if (title.trim() !== song.title) body.title = title.trim();
     if (genre.trim() !== (song.genre ?? '')) body.genre = genre.trim() || null;
+    if (lyrics !== null && storedText !== null && lyrics !== storedText)
+      body.lyrics = lyrics.trim() ? lyrics : null;
 
     setSaving(true);
     let changed = false;
@@ -165,7 +188,9 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
     <form noValidate onSubmit={onSubmit} className="grid gap-4">
       <DialogHeader>
         <DialogTitle>Edit song</DialogTitle>
-        <DialogDescription>Change the title, genre or cover art of this song.</DialogDescription>
+        <DialogDescription>
+          Change the title, genre, cover art or lyrics of this song.
+        </DialogDescription>
       </DialogHeader>
       <fieldset disabled={saving} className="grid gap-4">
         <TitleField
@@ -190,6 +215,14 @@ function EditSongForm({ song, onDone }: { song: SongDto; onDone: () => void }) {
           onChange={setCover}
           invalid={invalid === 'cover'}
           hint="Leave empty to keep the current cover. Images up to 5 MB."
+        />
+        <LyricsField
+          id={`${ids}-lyrics`}
+          value={lyrics ?? ''}
+          onChange={setLyrics}
+          invalid={invalid === 'lyrics'}
+          disabled={lyrics === null}
+          placeholder={lyrics === null ? 'Loading lyrics…' : undefined}
         />
       </fieldset>
       <DialogFooter>

@@ -40,3 +40,15 @@ describe('firstUploadProblem', () => {
     expect(firstUploadProblem({ ...ok, file: { size: 10, type: '' } })).toBeNull();
   });
 });
+
+describe('firstUploadProblem for lyrics', () => {
+  it('refuses what the server refuses, after the spec fields', () => {
+    expect(firstUploadProblem({ ...ok, lyrics: 'plain words' })).toBeNull();
+    expect(firstUploadProblem({ ...ok, lyrics: '[00:05.00]b\n[00:01.00]a' })).toBe(
+      'Lyrics line 2: 00:01.00 comes before 00:05.00 on line 1',
+    );
+    expect(firstUploadProblem({ ...ok, file: null, lyrics: '<b>x</b>' })).toBe(
+      'Please select a music file to upload',
+    );
+  });
+});

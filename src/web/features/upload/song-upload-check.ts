@@ -1,5 +1,6 @@
 // The song upload form's checks before anything is sent (spec §5 order and messages, §8).
 import { songMessages, songUploadRules } from '@/core/validation/song.rules.ts';
+import { parseLyrics } from '@/core/lyrics/lyrics-parser.ts';
 import type { UploadFile } from '@/web/components/upload/upload.ts';
 import { namesOtherKind } from '@/web/components/upload/file-kind.ts';
 
@@ -9,6 +10,8 @@ export function firstUploadProblem(form: {
   cover: UploadFile | null;
   title: string;
   genre: string;
+  /** Plain or LRC; its times are checked against the audio's length by the server. */
+  lyrics?: string;
 }): string | null {
   const parsed = songUploadRules.safeParse({
     file: form.file ?? undefined,
@@ -20,5 +23,7 @@ export function firstUploadProblem(form: {
   // A type the browser knows and that is plainly not audio/image: no need to send 100 MB.
   if (form.file && namesOtherKind(form.file, 'audio')) return songMessages.audioInvalid;
   if (form.cover && namesOtherKind(form.cover, 'image')) return songMessages.coverInvalid;
+  const lyrics = parseLyrics(form.lyrics ?? '');
+  if (!lyrics.ok) return lyrics.problem.message;
   return null;
 }

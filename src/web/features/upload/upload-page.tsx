@@ -1,4 +1,4 @@
-// Spec §2 Song upload: title, genre, audio file, optional cover art, back to home. One
+// Spec §2 Song upload: title, genre, audio file, optional cover art and lyrics, back to home. One
 // multipart request with a progress bar (docs/decisions/0006); the server re-checks everything.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -17,7 +17,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@/web/components/ui/card.tsx';
-import { GenreField, TitleField } from '@/web/components/upload/field.tsx';
+import { GenreField, LyricsField, TitleField } from '@/web/components/upload/field.tsx';
 import { AudioField, CoverField } from '@/web/components/upload/file-field.tsx';
 import { UploadButtons, UploadProgressBar } from '@/web/components/upload/form-submit.tsx';
 import { isUploadStopped, useUpload } from '@/web/components/upload/use-upload.ts';
@@ -36,6 +36,7 @@ export default function UploadPage() {
   const [genre, setGenre] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [cover, setCover] = useState<File | null>(null);
+  const [lyrics, setLyrics] = useState('');
   const { state } = useLocation();
 
   // A cover handed over by another screen (uploadWithCover) is chosen as if picked.
@@ -53,7 +54,7 @@ export default function UploadPage() {
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (upload.uploading) return;
-    const problem = firstUploadProblem({ file, cover, title, genre });
+    const problem = firstUploadProblem({ file, cover, title, genre, lyrics });
     if (problem || !file) {
       toast.error(FAILED, { description: problem ?? songMessages.fileRequired });
       return;
@@ -63,6 +64,7 @@ export default function UploadPage() {
     // Fields first: the server reads them before it streams the files.
     if (title.trim()) body.append(songUploadFields.title, title.trim());
     if (genre.trim()) body.append(songUploadFields.genre, genre.trim());
+    if (lyrics.trim()) body.append(songUploadFields.lyrics, lyrics);
     body.append(songUploadFields.file, file);
     if (cover) body.append(songUploadFields.cover, cover);
 
@@ -115,6 +117,7 @@ export default function UploadPage() {
                 onChange={setCover}
                 previewAlt="Chosen cover art"
               />
+              <LyricsField id={`${ids}-lyrics`} value={lyrics} onChange={setLyrics} />
             </fieldset>
 
             {upload.percent !== null && <UploadProgressBar percent={upload.percent} />}
