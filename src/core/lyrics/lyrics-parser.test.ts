@@ -140,7 +140,7 @@ describe('lyrics parser', () => {
 
 const lineText = fc.string({ maxLength: 40 }).map((s) =>
   s
-  // eslint-disable-next-line no-control-regex -- the characters a lyrics line cannot hold
+    // eslint-disable-next-line no-control-regex -- the characters a lyrics line cannot hold
     .replace(/[\r\n<>[\]\u0000-\u001f\u007f]/g, '')
     .replace(/\s+/g, ' ')
     .trim(),
