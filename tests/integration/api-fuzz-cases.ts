@@ -103,6 +103,11 @@ export const NUL = 'a\u0000b';
 /** A lone UTF-16 surrogate: JSON's "\\ud800" escape parses to one; it has no UTF-8 form. */
 export const LONE_SURROGATE = 'a\uD800b';
 export const LONG = 'x'.repeat(10 * 1024);
+/** 10 kB, or one over a field's own maxLength when it allows more (lyrics: 32 KB). */
+const longFor = (schema: { maxLength?: number }) =>
+  schema.maxLength !== undefined && schema.maxLength >= LONG.length
+    ? 'x'.repeat(schema.maxLength + 1)
+    : LONG;
 
 const typeOf = (s: JsonSchema): string | undefined => {
   if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
@@ -175,7 +180,7 @@ function badValuesOf(schema: JsonSchema): Array<[string, unknown]> {
       out.push(
         ['NUL', NUL],
         ['lone surrogate', LONE_SURROGATE],
-        ['10 kB string', LONG],
+        ['10 kB string', longFor(schema)],
         ['number for string', 42],
         ['object for string', { a: 1 }],
         ['array for string', ['x']],
@@ -332,7 +337,7 @@ function multipartCases(schema: JsonSchema, sampleFile: SampleFile): Array<[stri
 
   for (const [name, s] of texts) {
     add(`${name} with NUL`, [{ name, value: NUL }, ...base]);
-    add(`${name} 10 kB`, [{ name, value: LONG }, ...base]);
+    add(`${name} 10 kB`, [{ name, value: longFor(s) }, ...base]);
     if (s.maxLength !== undefined)
       add(`${name} one over maxLength, after the files`, [
         ...base,
