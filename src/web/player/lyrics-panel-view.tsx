@@ -54,7 +54,7 @@ export function LyricsPanelView({ item, onClose }: { item: PlayerItem; onClose()
           <X aria-hidden="true" />
         </Button>
       </header>
-      <div className="flex-1 overflow-y-auto px-4 py-4">
+      <div data-lyrics-scroll className="flex-1 overflow-y-auto px-4 py-4">
         <LyricsLines item={item} />
       </div>
     </aside>

@@ -11,7 +11,8 @@ const LyricsPanelView = lazy(() =>
 export function LyricsPanel() {
   const { open, setOpen } = useLyricsPanel();
   const { current } = useNowPlaying();
-  if (!open || !current) return null;
+  // Episodes have no lyrics (nor a Lyrics button): the panel waits for the next song.
+  if (!open || current?.kind !== 'song') return null;
   return (
     <Suspense fallback={null}>
       <LyricsPanelView item={current} onClose={() => setOpen(false)} />

@@ -18,10 +18,15 @@ function SyncedLyrics({ lines }: { lines: SongLyricsDto['lines'] }) {
   const items = useRef<Array<HTMLButtonElement | null>>([]);
 
   useEffect(() => {
-    if (current < 0) return;
+    const line = items.current[current];
+    // Only the lyrics' own box scrolls: the page or dialog around it stays where it is.
+    const box = line?.closest<HTMLElement>('[data-lyrics-scroll]');
+    if (!line || !box) return;
     const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    items.current[current]?.scrollIntoView({
-      block: 'center',
+    const at = line.getBoundingClientRect();
+    const view = box.getBoundingClientRect();
+    box.scrollBy({
+      top: at.top - view.top - (box.clientHeight - at.height) / 2,
       behavior: still ? 'auto' : 'smooth',
     });
   }, [current]);
@@ -51,7 +56,10 @@ function SyncedLyrics({ lines }: { lines: SongLyricsDto['lines'] }) {
   );
 }
 
-/** The lyrics of `item` (songs uploaded here have them; other items never do). */
+/**
+ * The lyrics of `item` (songs uploaded here have them; other items never do), inside a
+ * scrolling box marked `data-lyrics-scroll`, which keeps the sung line in its middle.
+ */
 export function LyricsLines({ item }: { item: PlayerItem }) {
   const songId = item.kind === 'song' && item.artistId ? item.id : null;
   const lyrics = useSongLyrics(songId);

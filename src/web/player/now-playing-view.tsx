@@ -89,6 +89,7 @@ export function NowPlayingView({
               <section
                 aria-label="Lyrics"
                 data-testid="now-playing-lyrics"
+                data-lyrics-scroll
                 className="aspect-square w-full overflow-y-auto rounded-lg bg-muted/40 p-4"
               >
                 <LyricsLines item={current} />
