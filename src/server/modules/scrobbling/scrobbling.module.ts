@@ -41,7 +41,7 @@ const TIMEOUT_MS = 10_000;
  * service once half the track or 4 minutes was heard.
  */
 export function createScrobblingModule(
-  ctx: ModuleContext,
+  ctx: Pick<ModuleContext, 'secretKey' | 'database' | 'clock' | 'log' | 'jobs'>,
   {
     listening,
     settings,
