@@ -211,6 +211,29 @@ describe.each(dbKinds)('scrobbling on %s', (kind) => {
     expect((await settings(user)).lastfm).toBeNull();
   });
 
+  it('Last.fm down or a sign-in left too long: a clear answer, nothing connected', async () => {
+    const user = await makeUser(ctx, 'listener', 'Lastfm Late');
+    lfm.failNext(1, 503);
+    const down = await call(user, 'POST', '/api/me/scrobbling/lastfm/start');
+    expect(down.statusCode).toBe(503);
+    expect(down.json().error.code).toBe('service_unavailable');
+    expect((await settings(user)).lastfm_pending).toBe(false);
+
+    const started = await call(user, 'POST', '/api/me/scrobbling/lastfm/start');
+    expect(started.statusCode, started.body).toBe(200);
+    const token = new URL(started.json<{ auth_url: string }>().auth_url).searchParams.get('token')!;
+    lfm.allow(token, 'late-user');
+    // Last.fm's request tokens last an hour: this one was asked for 61 minutes ago.
+    await ctx.db.database.db.execute(
+      sql`update scrobble_connections set pending_at = pending_at - interval '61 minutes'
+          where user_id = ${user.userId}`,
+    );
+    const late = await call(user, 'POST', '/api/me/scrobbling/lastfm/finish');
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.message).toBe('Start connecting Last.fm first');
+    expect(await settings(user)).toMatchObject({ lastfm: null, lastfm_pending: false });
+  });
+
   it("the fake refuses a wrong api_sig, so the signatures it accepted are Last.fm's", async () => {
     const params = { method: 'auth.getToken', api_key: LASTFM_TEST_KEY };
     const good = lastfmSignature(params, LASTFM_TEST_SECRET);

@@ -148,8 +148,11 @@ export function createScrobblingService(deps: ScrobblingServiceDeps) {
     async finishLastfm(userId: string): Promise<ScrobbleConnection> {
       if (!deps.lastfm) throw new AppError(ErrorCode.notFound, scrobbleMessages.lastfmUnavailable);
       const pending = await repository.pendingOf(userId, 'lastfm');
-      if (!pending || clock.now().getTime() - pending.at.getTime() > LASTFM_TOKEN_TTL_MS)
+      if (!pending) throw new AppError(ErrorCode.validation, scrobbleMessages.lastfmNotStarted);
+      if (clock.now().getTime() - pending.at.getTime() > LASTFM_TOKEN_TTL_MS) {
+        await repository.clearPending(userId, 'lastfm');
         throw new AppError(ErrorCode.validation, scrobbleMessages.lastfmNotStarted);
+      }
       let session;
       try {
         session = await deps.lastfm.session(box.open(pending.sealedToken));
