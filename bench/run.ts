@@ -22,6 +22,7 @@ const ORDER = [
   'startup',
   'memory',
   'queue',
+  'scrobble',
   'transcode',
   'uploads',
   'playback',

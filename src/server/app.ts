@@ -42,6 +42,7 @@ import {
 import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
+import { createScrobblingModule } from './modules/scrobbling/scrobbling.module.ts';
 import { createSearchModule } from './modules/search/search.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSubsonicModule } from './modules/subsonic/subsonic.module.ts';
@@ -234,6 +235,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mediaModule,
     songs,
     listening,
+    createScrobblingModule(ctx, {
+      listening,
+      settings: { ...env.scrobbling, publicUrl, retrySeconds: env.jobs.retrySeconds },
+    }),
     createArtistAnalyticsModule(ctx, { listening }),
     library,
     createRecommendationsModule(ctx, {

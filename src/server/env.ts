@@ -109,6 +109,12 @@ const schema = z
     MEDIA_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     MEDIA_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(128),
     CATALOGUE_ALLOW_PRIVATE: bool.default(false),
+    LISTENBRAINZ_URL: url(['http:', 'https:']).default('https://api.listenbrainz.org'),
+    LASTFM_API_URL: url(['http:', 'https:']).default('https://ws.audioscrobbler.com/2.0/'),
+    LASTFM_AUTH_URL: url(['http:', 'https:']).default('https://www.last.fm'),
+    LASTFM_API_KEY: z.string().min(1).max(200).optional(),
+    LASTFM_API_SECRET: z.string().min(1).max(200).optional(),
+    SCROBBLE_ALLOW_PRIVATE: bool.default(false),
     CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     SEARCH_CONCURRENCY: z.coerce.number().int().min(0).max(1024).optional(),
@@ -252,6 +258,17 @@ export type Env = {
   catalogueAllowPrivate: boolean;
   /** How long one catalogue request may take, answer included (CATALOGUE_TIMEOUT_MS). */
   catalogueTimeoutMs: number;
+  /**
+   * Scrobbling (docs/decisions/0038): ListenBrainz's API (LISTENBRAINZ_URL), Last.fm's API and
+   * the site where listeners allow access (LASTFM_API_URL, LASTFM_AUTH_URL; Last.fm is offered
+   * only with both LASTFM_API_KEY and LASTFM_API_SECRET), and SCROBBLE_ALLOW_PRIVATE=1 for
+   * fakes on loopback (tests and development only).
+   */
+  scrobbling: {
+    listenBrainzUrl: string;
+    lastfm: { apiUrl: string; authUrl: string; apiKey?: string; apiSecret?: string };
+    allowPrivate: boolean;
+  };
   /** How long a search answer is reused (0: never); this process's own writes drop it at once. */
   searchCacheSeconds: number;
   /**
@@ -379,6 +396,16 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mediaMemoryCacheMb: v.MEDIA_MEMORY_CACHE_MB,
     catalogueAllowPrivate: v.CATALOGUE_ALLOW_PRIVATE,
     catalogueTimeoutMs: v.CATALOGUE_TIMEOUT_MS,
+    scrobbling: {
+      listenBrainzUrl: v.LISTENBRAINZ_URL.replace(/\/$/, ''),
+      lastfm: {
+        apiUrl: v.LASTFM_API_URL,
+        authUrl: v.LASTFM_AUTH_URL.replace(/\/$/, ''),
+        apiKey: v.LASTFM_API_KEY,
+        apiSecret: v.LASTFM_API_SECRET,
+      },
+      allowPrivate: v.SCROBBLE_ALLOW_PRIVATE,
+    },
     searchCacheSeconds: v.SEARCH_CACHE_SECONDS,
     searchConcurrency: v.SEARCH_CONCURRENCY ?? 2 * Math.max(1, os.availableParallelism()),
     playCountFoldSeconds: v.PLAY_COUNT_FOLD_SECONDS,

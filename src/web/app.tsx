@@ -59,6 +59,7 @@ const AdminArtistApprovalPage = lazyScreen(
 const NotFoundPage = lazyScreen(() => import('./shell/not-found-page.tsx'));
 const ScreenPage = lazyScreen(() => import('./shell/screen-page.tsx'));
 const SecurityPage = lazyScreen(() => import('./features/auth/security-page.tsx'));
+const ScrobblingPage = lazyScreen(() => import('./features/scrobbling/scrobbling-page.tsx'));
 const RecentlyPlayedPage = lazyScreen(
   () => import('./features/listening/recently-played-page.tsx'),
 );
@@ -157,6 +158,7 @@ const routes: RouteObject[] = [
       screen('notifications', screens.notifications, NotificationsPage),
       screen('ai-music', screens.aiMusic, AiMusicPage),
       screen('settings/security', screens.security, SecurityPage),
+      screen('settings/scrobbling', screens.scrobbling, ScrobblingPage),
       {
         element: <RequireRole role="artist" />,
         children: [

@@ -1,7 +1,8 @@
 // Starts the real server for the browser journeys: port 3100, a fresh DATA_DIR, no demo
 // content, a known admin and an approved artist (fixture-accounts.ts, run first: PGlite
 // allows one process at a time), an ffmpeg journeys can make fail (ffmpeg-faults.ts) and a
-// mailbox for the links the server mails (mail-sink.ts).
+// mailbox for the links the server mails (mail-sink.ts), and fakes of ListenBrainz and Last.fm
+// (scrobbling-fakes.ts).
 // Runs the production server the way `npm start` does (node with package.json's options,
 // scripts/start.mjs, the compiled dist/server that the webServer command has just built), so
 // the journeys exercise what ships.
@@ -13,6 +14,7 @@ import ffmpegPackage from '@ffmpeg-installer/ffmpeg';
 import { E2E_ADMIN } from './accounts.ts';
 import { ffmpegFaultDir, writeFaultyFfmpeg } from './ffmpeg-faults.ts';
 import { startMailSink } from './mail-sink.ts';
+import { startScrobblingFakes } from './scrobbling-fakes.ts';
 
 // Keep in step with playwright.config.ts (port).
 const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -38,6 +40,9 @@ const ffmpegPath = writeFaultyFfmpeg(E2E_PORT, process.env.FFMPEG_PATH ?? ffmpeg
 
 // Real mail to a local mailbox (mail-sink.ts): journeys open the links people are mailed.
 const mail = await startMailSink(E2E_PORT);
+
+// ListenBrainz and Last.fm as local fakes (scrobbling-fakes.ts): scrobbles never leave here.
+const scrobbling = await startScrobblingFakes();
 
 const child = spawn(process.execPath, startArgs, {
   stdio: 'inherit',
@@ -67,12 +72,14 @@ const child = spawn(process.execPath, startArgs, {
     // per address); requests without the header stay 127.0.0.1.
     TRUST_PROXY: '127.0.0.1',
     SMTP_URL: mail.url,
+    ...scrobbling.env,
   },
 });
 
 let stopping = false;
 function cleanUp() {
   mail.stop();
+  void scrobbling.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(ffmpegFaultDir(E2E_PORT), { recursive: true, force: true });
 }

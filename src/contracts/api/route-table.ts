@@ -15,6 +15,7 @@ import { podcastsApi } from './podcasts.api.ts';
 import { premiumApi } from './premium.api.ts';
 import { recommendationsApi } from './recommendations.api.ts';
 import { revenueApi } from './revenue.api.ts';
+import { scrobblingApi } from './scrobbling.api.ts';
 import { searchApi } from './search.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
@@ -36,6 +37,7 @@ export const routeTable = {
   songs: songsApi,
   search: searchApi,
   listening: listeningApi,
+  scrobbling: scrobblingApi,
   library: libraryApi,
   playlists: playlistsApi,
   podcasts: podcastsApi,

@@ -59,6 +59,9 @@ export const tableOwners: Record<string, string | null> = {
   listener_artists: 'listening',
   listener_genres: 'listening',
   play_count_deltas: 'listening',
+  // Listeners' ListenBrainz and Last.fm connections and their plays to send (scrobbling.schema.ts).
+  scrobble_connections: 'scrobbling',
+  scrobble_deliveries: 'scrobbling',
   listening_deltas: 'listening',
   // A listener's Subsonic players' now playing and saved play queue.
   now_playing: 'listening',

@@ -138,6 +138,11 @@ export type OutboundClient = {
     url: URL,
     init: { headers?: Record<string, string>; signal: AbortSignal },
   ): Promise<OutboundResponse>;
+  /** One POST of `body`, under the same rules (no redirects followed). */
+  post(
+    url: URL,
+    init: { headers?: Record<string, string>; body: string | Buffer; signal: AbortSignal },
+  ): Promise<OutboundResponse>;
 };
 
 /** Bodies larger than this are refused: the callers expect small JSON answers. */
@@ -151,18 +156,28 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
     'http:': new http.Agent({ keepAlive: true, lookup } as http.AgentOptions),
     'https:': new https.Agent({ keepAlive: true, lookup } as https.AgentOptions),
   };
-  return {
-    async get(url, { headers = {}, signal }) {
-      const protocol = url.protocol;
-      if (protocol !== 'http:' && protocol !== 'https:')
-        throw new OutboundRefusedError(`${protocol} URLs are not fetched`);
-      // A literal address never reaches `lookup` (net connects to it directly): check it here.
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (!options.allowPrivate && net.isIP(host) !== 0 && !isPublicAddress(host))
-        throw new OutboundRefusedError(`${host} is not a public address`);
-      const request = protocol === 'https:' ? https.request : http.request;
-      return new Promise<OutboundResponse>((resolve, reject) => {
-        const req = request(url, { headers, signal, agent: agents[protocol] }, async (res) => {
+  const send = async (
+    method: 'GET' | 'POST',
+    url: URL,
+    {
+      headers = {},
+      body,
+      signal,
+    }: { headers?: Record<string, string>; body?: string | Buffer; signal: AbortSignal },
+  ): Promise<OutboundResponse> => {
+    const protocol = url.protocol;
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw new OutboundRefusedError(`${protocol} URLs are not fetched`);
+    // A literal address never reaches `lookup` (net connects to it directly): check it here.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!options.allowPrivate && net.isIP(host) !== 0 && !isPublicAddress(host))
+      throw new OutboundRefusedError(`${host} is not a public address`);
+    const request = protocol === 'https:' ? https.request : http.request;
+    return new Promise<OutboundResponse>((resolve, reject) => {
+      const req = request(
+        url,
+        { method, headers, signal, agent: agents[protocol] },
+        async (res) => {
           try {
             const chunks: Buffer[] = [];
             let size = 0;
@@ -176,10 +191,14 @@ export function createOutboundClient(options: OutboundOptions): OutboundClient {
             res.destroy();
             reject(signal.aborted ? signal.reason : error);
           }
-        });
-        req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
-        req.end();
-      });
-    },
+        },
+      );
+      req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
+      req.end(body);
+    });
+  };
+  return {
+    get: (url, init) => send('GET', url, init),
+    post: (url, init) => send('POST', url, init),
   };
 }

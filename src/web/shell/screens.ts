@@ -17,6 +17,7 @@ import {
   ListMusic,
   ListPlus,
   Podcast,
+  Radio,
   Search,
   ShieldCheck,
   Sparkles,
@@ -148,6 +149,11 @@ export const screens = {
     title: 'Security',
     icon: ShieldCheck,
     description: 'Two-step verification for your account.',
+  },
+  scrobbling: {
+    title: 'Scrobbling',
+    icon: Radio,
+    description: 'Your plays on ListenBrainz and Last.fm.',
   },
 } satisfies Record<string, ScreenHandle>;
 

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { CircleUser, LogOut, Menu, Mic, ShieldCheck, Upload, User } from 'lucide-react';
+import { CircleUser, LogOut, Menu, Mic, Radio, ShieldCheck, Upload, User } from 'lucide-react';
 import { useSession, useSignOut } from '@/web/session/use-session.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import {
@@ -41,6 +41,12 @@ function UserMenu() {
           <Link to="/settings/security">
             <ShieldCheck aria-hidden="true" />
             Security
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/settings/scrobbling">
+            <Radio aria-hidden="true" />
+            Scrobbling
           </Link>
         </DropdownMenuItem>
       </DropdownMenuContent>

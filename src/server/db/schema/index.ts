@@ -10,3 +10,4 @@ export * from './withdrawals.schema.ts';
 export * from './ai.schema.ts';
 export * from './recommendations.schema.ts';
 export * from './subsonic.schema.ts';
+export * from './scrobbling.schema.ts';

@@ -7,7 +7,12 @@ import {
 import type { SongsModule } from '../songs/songs.module.ts';
 import { createArtistDaysRepository, type ArtistDay } from './artist-days.repository.ts';
 import { listeningRoutes } from './listening.routes.ts';
-import { createListeningService } from './listening.service.ts';
+import {
+  createListeningService,
+  type SongPlay,
+  type SongPlayListener,
+  type SongPlayProgress,
+} from './listening.service.ts';
 import { createPlayCountFold } from './play-count-fold.ts';
 import { createPlaysRepository } from './plays.repository.ts';
 import { createPlayersRepository, type PlayQueueRow } from './players.repository.ts';
@@ -35,6 +40,12 @@ export type ListeningModule = FeatureModule & {
    * duration (or NOW_PLAYING_FALLBACK_MS) has passed. False when the song does not exist.
    */
   setNowPlaying(userId: string, playerName: string, songId: string): Promise<boolean>;
+  /**
+   * Tells `listener` of every song play from now on, after its write commits: started (POST
+   * /api/plays) and each rise of its heard total (progress reports, plays recorded
+   * afterwards). Register while the app is built; podcast episodes are not announced.
+   */
+  onSongPlays(listener: SongPlayListener): void;
   /** The listener's saved play queue, or null when none is saved. */
   playQueue(userId: string): Promise<PlayQueueRow | null>;
   /**
@@ -52,7 +63,7 @@ export type ListeningModule = FeatureModule & {
   ): Promise<boolean>;
 };
 
-export type { PlayQueueRow };
+export type { PlayQueueRow, SongPlay, SongPlayListener, SongPlayProgress };
 
 /** How long a now-playing entry of a song of unknown length lasts. */
 export const NOW_PLAYING_FALLBACK_MS = 10 * 60_000;
@@ -84,12 +95,15 @@ export function createListeningModule(
     log: ctx.log,
     intervalMs: settings.foldSeconds * 1000,
   });
+  const listeners: SongPlayListener[] = [];
   const listening = createListeningService({
     plays,
     stats: createStatsRepository(ctx.database.db),
     songsByIds: songs.songsByIds,
     episodesByIds: podcasts.episodesByIds,
     clock: ctx.clock,
+    listeners,
+    log: ctx.log,
   });
   const routes = listeningRoutes({ listening });
   const artistDays = createArtistDaysRepository(ctx.database.db);
@@ -112,7 +126,13 @@ export function createListeningModule(
       }
       return artistDays.read(artistId, first, today);
     },
-    scrobble: (userId, list) => plays.scrobble(userId, list),
+    async scrobble(userId, list) {
+      const recorded = await plays.scrobble(userId, list);
+      if (!recorded) return null;
+      await listening.announceRecorded(userId, recorded);
+      return recorded.length;
+    },
+    onSongPlays: (listener) => void listeners.push(listener),
     setNowPlaying: (userId, playerName, songId) =>
       players.setNowPlaying(userId, playerName, songId, ctx.clock.now(), NOW_PLAYING_FALLBACK_MS),
     playQueue: (userId) => players.playQueue(userId),

@@ -15,7 +15,8 @@ import {
   STATS_TOP,
 } from '../../../core/validation/listening.rules.ts';
 import { podcastMessages } from '../../../core/validation/podcast.rules.ts';
-import type { PlaysRepository } from './plays.repository.ts';
+import type { Log } from '../../log.ts';
+import type { PlaysRepository, PlayProgressRow, RecordedPlay } from './plays.repository.ts';
 import type { StatsRepository } from './stats.repository.ts';
 
 export type ListeningService = ReturnType<typeof createListeningService>;
@@ -28,6 +29,28 @@ export type ListeningServiceDeps = {
   /** The podcasts module's, with the listener's place in each. */
   episodesByIds: (ids: string[], userId: string) => Promise<EpisodeDto[]>;
   clock: Clock;
+  /** Who hears of song plays (the face's onSongPlays): told after each write commits. */
+  listeners: readonly SongPlayListener[];
+  log: Log;
+};
+
+/** A song play's record. */
+export type SongPlay = { playId: string; userId: string; songId: string; playedAt: Date };
+
+/**
+ * A song play's heard total went from `previousMs` to `listenedMs` (committed). Reports of one
+ * play are serialised, so each stretch of listening is announced exactly once; a finished play
+ * recorded afterwards (a scrobble, an offline play) comes as one stretch from 0.
+ */
+export type SongPlayProgress = SongPlay & {
+  durationMs: number | null;
+  previousMs: number;
+  listenedMs: number;
+};
+
+export type SongPlayListener = {
+  started?: (play: SongPlay) => Promise<void>;
+  progressed?: (play: SongPlayProgress) => Promise<void>;
 };
 
 /** Listening records (docs/decisions/0016), recently played and stats (spec §2). */
@@ -37,12 +60,56 @@ export function createListeningService({
   songsByIds,
   episodesByIds,
   clock,
+  listeners,
+  log,
 }: ListeningServiceDeps) {
+  // A listener's failure never fails the listening record, which is committed already.
+  async function announce(what: 'started', play: SongPlay): Promise<void>;
+  async function announce(what: 'progressed', play: SongPlayProgress): Promise<void>;
+  async function announce(what: 'started' | 'progressed', play: SongPlay | SongPlayProgress) {
+    for (const listener of listeners) {
+      try {
+        await listener[what]?.(play as SongPlayProgress);
+      } catch (error) {
+        log.error({ err: error, playId: play.playId }, `a song play listener (${what}) failed`);
+      }
+    }
+  }
+
   return {
+    /**
+     * The shared completion path: every write that raises a song play's heard total announces
+     * it here (progress reports, plays recorded afterwards).
+     */
+    async announceProgress(userId: string, row: PlayProgressRow): Promise<void> {
+      if (!row.songId || row.listenedMs <= row.previousMs) return;
+      await announce('progressed', {
+        playId: row.id,
+        userId,
+        songId: row.songId,
+        playedAt: row.playedAt,
+        durationMs: row.durationMs,
+        previousMs: row.previousMs,
+        listenedMs: row.listenedMs,
+      });
+    },
+
+    /** Finished plays recorded afterwards, each heard for its whole length. */
+    async announceRecorded(userId: string, plays: readonly RecordedPlay[]): Promise<void> {
+      for (const play of plays)
+        await this.announceProgress(userId, {
+          ...play,
+          completed: true,
+          previousMs: 0,
+          durationMs: play.listenedMs,
+        });
+    },
+
     /** A signed-in user started a song: its record, and the song's play_count + 1. */
     async start(userId: string, songId: string): Promise<PlayStarted> {
       const row = await plays.start(userId, songId, clock.now());
       if (!row) throw new AppError(ErrorCode.songNotFound, 'Song not found');
+      await announce('started', { playId: row.id, userId, songId, playedAt: row.playedAt });
       return { id: row.id, played_at: row.playedAt.toISOString() };
     },
 
@@ -60,6 +127,7 @@ export function createListeningService({
     async progress(userId: string, playId: string, listenedMs: number): Promise<PlayProgress> {
       const row = await plays.progress(userId, playId, listenedMs, COMPLETED_PERCENT);
       if (!row) throw new AppError(ErrorCode.playNotFound, 'Play not found');
+      await this.announceProgress(userId, row);
       return { id: row.id, listened_ms: row.listenedMs, completed: row.completed };
     },
 

@@ -20,6 +20,24 @@ const FOLD_LOCK = 0x63616e746f01;
 
 const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
+/** A play after a progress report: its heard total before and after, and its song's length. */
+export type PlayProgressRow = {
+  id: string;
+  listenedMs: number;
+  completed: boolean;
+  /** The total kept before this report (the row was locked while read). */
+  previousMs: number;
+  /** Null for a podcast episode's play. */
+  songId: string | null;
+  durationMs: number | null;
+  playedAt: Date;
+};
+
+/** A finished play recorded afterwards (a scrobble), heard for the song's whole length. */
+export type RecordedPlay = { id: string; songId: string; playedAt: Date; listenedMs: number };
+
+type RecordedJson = { id: string; song_id: string; played_at: string; listened_ms: number };
+
 /** stream_analytics rows: a play started, its progress, a user's latest plays. */
 export function createPlaysRepository(db: Db) {
   return {
@@ -58,7 +76,7 @@ export function createPlaysRepository(db: Db) {
      * song's whole duration, starting at its own time; all or nothing in ONE statement. Null
      * when a song does not exist (nothing written). The same (listener, song, start) again is
      * skipped (stream_analytics_scrobble_key), so a phone replaying its offline plays counts
-     * each once; answers how many were new. Each new play goes to play_count_deltas like a
+     * each once; answers the new ones. Each new play goes to play_count_deltas like a
      * start, and to the listener totals by the table's triggers; an artist's finished day
      * already counted into artist_daily_analytics gets the play added, since a scrobble may
      * land in a day the dashboard took as final (its unique listeners +1 when this listener
@@ -67,13 +85,13 @@ export function createPlaysRepository(db: Db) {
     async scrobble(
       userId: string,
       plays: readonly { songId: string; playedAt: Date }[],
-    ): Promise<number | null> {
-      if (plays.length === 0) return 0;
+    ): Promise<RecordedPlay[] | null> {
+      if (plays.length === 0) return [];
       const ids = `{${plays.map((p) => p.songId).join(',')}}`;
       const times = `{${plays.map((p) => `"${p.playedAt.toISOString()}"`).join(',')}}`;
       const dayStart = sql`((d.day)::timestamp at time zone 'UTC')`;
       try {
-        const [row] = await queryRows<{ ok: boolean; recorded: number }>(
+        const [row] = await queryRows<{ ok: boolean; recorded: RecordedJson[] | null }>(
           db,
           sql`
           with input as (
@@ -88,7 +106,7 @@ export function createPlaysRepository(db: Db) {
             select distinct ${userId}::uuid, f.song_id, f.played_at, f.duration_ms, f.duration_ms > 0, true
             from found f where (select ok from checked)
             on conflict (user_id, song_id, played_at) where scrobbled do nothing
-            returning song_id, played_at, listened_ms
+            returning id, song_id, played_at, listened_ms
           ), counted as (
             insert into play_count_deltas (song_id) select song_id from play
           ), days as (
@@ -117,10 +135,18 @@ export function createPlaysRepository(db: Db) {
               and a.updated_at >= ${dayStart} + interval '1 day'
             returning 1
           )
-          select (select ok from checked) as ok, (select count(*) from play)::int as recorded
+          select (select ok from checked) as ok,
+            (select json_agg(json_build_object('id', id, 'song_id', song_id,
+              'played_at', played_at, 'listened_ms', listened_ms)) from play) as recorded
           from ${ASYNC_COMMIT}`,
         );
-        return row?.ok ? Number(row.recorded) : null;
+        if (!row?.ok) return null;
+        return (row.recorded ?? []).map((r) => ({
+          id: r.id,
+          songId: r.song_id,
+          playedAt: timeOf(r.played_at),
+          listenedMs: Number(r.listened_ms),
+        }));
       } catch (error) {
         if (isSqlState(error, '23503')) return null;
         throw error;
@@ -213,12 +239,20 @@ export function createPlaysRepository(db: Db) {
       playId: string,
       listenedMs: number,
       completedPercent: number,
-    ): Promise<{ id: string; listenedMs: number; completed: boolean } | null> {
-      const [row] = await queryRows<{ id: string; listened_ms: number; completed: boolean }>(
+    ): Promise<PlayProgressRow | null> {
+      const [row] = await queryRows<{
+        id: string;
+        listened_ms: number;
+        completed: boolean;
+        previous_ms: number;
+        song_id: string | null;
+        duration_ms: number | null;
+        played_at: Date | string;
+      }>(
         db,
         sql`
         with play as (
-          select a.id, a.listened_ms, a.completed,
+          select a.id, a.listened_ms, a.completed, a.song_id, a.played_at,
             coalesce(s.duration_ms, e.duration_ms) as duration_ms
           from stream_analytics a
           left join songs s on s.id = a.song_id
@@ -226,7 +260,7 @@ export function createPlaysRepository(db: Db) {
           where a.id = ${playId} and a.user_id = ${userId}
           for update of a
         ), heard as (
-          select id, completed, duration_ms,
+          select id, completed, duration_ms, song_id, played_at, listened_ms as previous_ms,
             greatest(listened_ms, least(${listenedMs}::int, coalesce(duration_ms, ${listenedMs}::int))) as ms
           from play
         )
@@ -237,10 +271,19 @@ export function createPlaysRepository(db: Db) {
             and heard.ms::bigint * 100 >= heard.duration_ms::bigint * ${completedPercent}::int)
         from heard, ${ASYNC_COMMIT}
         where a.id = heard.id
-        returning a.id, a.listened_ms, a.completed`,
+        returning a.id, a.listened_ms, a.completed, heard.previous_ms, heard.song_id,
+          heard.duration_ms, heard.played_at`,
       );
       return row
-        ? { id: row.id, listenedMs: Number(row.listened_ms), completed: row.completed }
+        ? {
+            id: row.id,
+            listenedMs: Number(row.listened_ms),
+            completed: row.completed,
+            previousMs: Number(row.previous_ms),
+            songId: row.song_id,
+            durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+            playedAt: timeOf(row.played_at),
+          }
         : null;
     },
 

@@ -3,7 +3,7 @@
 // another's; tabs Songs and Stats. Names and bios are rendered as text, never as HTML.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Music, Pencil, ShieldCheck, UserRoundX } from 'lucide-react';
+import { Music, Pencil, Radio, ShieldCheck, UserRoundX } from 'lucide-react';
 import type { ProfileDto } from '@/contracts/social.contract.ts';
 import {
   followerCountLabel,
@@ -83,6 +83,13 @@ function ProfileHeader({ profile, viewerId }: { profile: ProfileDto; viewerId?: 
               <Link to="/settings/security">
                 <ShieldCheck aria-hidden="true" />
                 Security
+              </Link>
+            </Button>
+            {/* ListenBrainz and Last.fm connections. */}
+            <Button asChild variant="outline">
+              <Link to="/settings/scrobbling">
+                <Radio aria-hidden="true" />
+                Scrobbling
               </Link>
             </Button>
           </div>
