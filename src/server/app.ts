@@ -43,6 +43,7 @@ import { createMfaModule } from './modules/mfa/mfa.module.ts';
 import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createSearchModule } from './modules/search/search.module.ts';
+import { createSharingModule } from './modules/sharing/sharing.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSubsonicModule } from './modules/subsonic/subsonic.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -287,6 +288,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         publicUrl,
         dev: env.dev,
       },
+    }),
+    createSharingModule(ctx, {
+      songs,
+      library,
+      media: mediaModule,
+      settings: { publicUrl },
     }),
     createSubsonicModule(ctx, {
       roles,

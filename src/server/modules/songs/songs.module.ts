@@ -81,7 +81,7 @@ export function createSongsModule(
     settings,
     crash,
   }: {
-    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir' | 'derivedFilesOf'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
     settings: SongsSettings;
     /** Where crash tests stop the process between an upload's or a media job's steps. */
@@ -112,6 +112,7 @@ export function createSongsModule(
     crash,
     media,
     enqueueMedia,
+    derivedFilesOf: mediaModule.derivedFilesOf,
     announceRelease: (artistId, { artist, title }, tx) =>
       notifications.notifyFollowers(
         artistId,
