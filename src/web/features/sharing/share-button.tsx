@@ -19,8 +19,9 @@ export function ShareButton({
         {look === 'icon' ? (
           <button
             type="button"
-            aria-label="Share"
-            title={`Share ${target.title}`}
+            // A list has one per row: the name says which, as 'Add … to queue' does.
+            aria-label={`Share ${target.title}`}
+            title="Share"
             className={cn(
               'flex size-8 shrink-0 items-center justify-center rounded-full text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/70',
               className,
