@@ -225,6 +225,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const library = createLibraryModule(ctx, { songs });
   const social = createSocialModule(ctx, { notifications, songs });
+  const webDir = deps.webDir ?? path.resolve('dist/web');
+  const sharing = createSharingModule(ctx, {
+    songs,
+    library,
+    media: mediaModule,
+    social,
+    podcasts,
+    settings: { publicUrl, webDir },
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -289,12 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         dev: env.dev,
       },
     }),
-    createSharingModule(ctx, {
-      songs,
-      library,
-      media: mediaModule,
-      settings: { publicUrl },
-    }),
+    sharing,
     createSubsonicModule(ctx, {
       roles,
       songs,
@@ -312,7 +316,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     putLaneInFront(app, mediaModule.lane, { answered: deps.mediaLaneAnswered });
   }
 
-  registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
+  // The pages of shared items carry their link cards (the sharing module knows the items).
+  registerWebApp(app, webDir, { pageHead: sharing.pageHead });
   return {
     app,
     jobs,

@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { shareApi } from '../../../contracts/api/share.api.ts';
 import { needsStepUp } from '../../../core/auth/aal.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import type { Principal } from '../../http/access-policy.ts';
 import { contractRoute } from '../../http/contract-route.ts';
 import type { MediaModule } from '../media/media.module.ts';
 import type { SharingService } from './sharing.service.ts';
@@ -16,8 +16,7 @@ const OEMBED_CACHE = 'public, max-age=3600';
  * The signed-in listener asking, or null for a visitor (and for a session that owes its
  * second factor, which gets no more than a visitor).
  */
-export function viewerOf(request: FastifyRequest): string | null {
-  const p = request.principal;
+export function viewerOf(p: Principal | null): string | null {
   return p && !needsStepUp(p.aal, p.hasVerifiedFactor) ? p.userId : null;
 }
 
@@ -41,7 +40,7 @@ export const sharingRoutes =
           "A song as its share link shows it: whole to a signed-in listener, else with a 30 s preview and no file; 404 unless it's a ready upload",
       },
       handler: async (request, reply) => {
-        const viewer = viewerOf(request);
+        const viewer = viewerOf(request.principal);
         // The answer depends on the session: shared caches must tell them apart.
         reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie, Authorization');
         return sharing.song(request.params.id, viewer);
@@ -57,7 +56,7 @@ export const sharingRoutes =
       },
       handler: async (request, reply) => {
         reply.header('cache-control', 'private, no-cache').header('vary', 'Cookie, Authorization');
-        return sharing.playlist(request.params.id, viewerOf(request));
+        return sharing.playlist(request.params.id, viewerOf(request.principal));
       },
     });
 

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { EMBED_KINDS, type EmbedKind } from '../../../contracts/share.contract.ts';
+import type { SharePages } from './share-pages.service.ts';
+
+// Visitor data only, the same for everyone: shared caches may keep a page a few minutes.
+const EMBED_CACHE = 'public, max-age=300';
+
+/**
+ * /embed/song/:id and /embed/playlist/:id: HTML for other sites' iframes, outside the JSON
+ * route table as the web app's pages are. The only documents any site may frame
+ * (config.embeddable: `frame-ancestors *`, no X-Frame-Options).
+ */
+export const embedPagesRoutes =
+  ({ pages }: { pages: SharePages }): FastifyPluginAsync =>
+  async (app) => {
+    for (const kind of EMBED_KINDS) {
+      app.route<{ Params: { id: string } }>({
+        method: ['GET', 'HEAD'],
+        url: `/embed/${kind}/:id`,
+        config: { access: 'public', embeddable: true },
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          const page = await pages.embedPage(kind satisfies EmbedKind, request.params.id);
+          return reply
+            .status(page.status)
+            .header('cache-control', page.status === 200 ? EMBED_CACHE : 'no-cache')
+            .type('text/html; charset=utf-8')
+            .send(page.html);
+        },
+      });
+    }
+  };
