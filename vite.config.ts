@@ -71,12 +71,15 @@ const FIRST_SCREENS: Record<string, string> = {
   '/notifications': 'features/notifications/notifications-page.tsx',
 };
 
-/** The embed player's page (src/web/embed): a second input with its own tiny script. */
-const EMBED_HTML = 'embed/embed.html';
+/**
+ * The pages a link opens without the app (src/web/embed), each with its own tiny script: the
+ * embed player, and a shared song's page for a signed-out visitor.
+ */
+const LINK_PAGES = ['embed', 'song-visitor'];
 
 /**
- * The embed page lands at dist/web/embed.html, where the server reads it to serve
- * /embed/song/{id} and /embed/playlist/{id} with the item written in.
+ * The link pages land at dist/web/<name>.html, where the server reads them: embed.html for
+ * /embed/song/{id} and /embed/playlist/{id}, song-visitor.html for a visitor's /song/{id}.
  */
 function embedPage(): Plugin {
   let outDir = '';
@@ -87,9 +90,12 @@ function embedPage(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async writeBundle() {
-      const from = path.join(outDir, EMBED_HTML);
-      await fs.rename(from, path.join(outDir, 'embed.html'));
-      await fs.rm(path.dirname(from), { recursive: true, force: true });
+      for (const name of LINK_PAGES)
+        await fs.rename(
+          path.join(outDir, 'embed', `${name}.html`),
+          path.join(outDir, `${name}.html`),
+        );
+      await fs.rm(path.join(outDir, 'embed'), { recursive: true, force: true });
     },
   };
 }
@@ -147,7 +153,12 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('./src/web/index.html', import.meta.url)),
-        embed: fileURLToPath(new URL(`./src/web/${EMBED_HTML}`, import.meta.url)),
+        ...Object.fromEntries(
+          LINK_PAGES.map((name) => [
+            name,
+            fileURLToPath(new URL(`./src/web/embed/${name}.html`, import.meta.url)),
+          ]),
+        ),
       },
       output: {
         // By layer, so the first load is three files (entry, vendor, app core) plus the
@@ -184,7 +195,8 @@ export default defineConfig({
               // chunk beside the screen's own, instead of a wave of small ones. Libraries are
               // left out: drag and drop or passkeys would ride along to every screen.
               name: 'screens',
-              test: /[\\/](src[\\/]web|node_modules[\\/]lucide-react)[\\/]/,
+              // The link pages (src/web/embed) share their few helpers between themselves only.
+              test: /[\\/](src[\\/]web[\\/](?!embed[\\/])|node_modules[\\/]lucide-react[\\/])/,
               minShareCount: 2,
               priority: 1,
             },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { shareApi } from '@/contracts/api/share.api.ts';
+import { routeUrl } from '@/web/lib/api-client.ts';
 import {
   audioUrl,
   canonicalUrl,
@@ -16,9 +18,13 @@ describe('embed data', () => {
     expect(embedTarget('/song/abc')).toBeNull();
   });
 
-  it('asks the share API and links the canonical page of the item', () => {
-    expect(shareApiUrl({ kind: 'song', id: 'a b' })).toBe('/api/share/songs/a%20b');
-    expect(shareApiUrl({ kind: 'playlist', id: 'p' })).toBe('/api/share/playlists/p');
+  it("asks the share API's routes and links the canonical page of the item", () => {
+    expect(shareApiUrl({ kind: 'song', id: 'a b' })).toBe(
+      routeUrl(shareApi.song, { params: { id: 'a b' } }),
+    );
+    expect(shareApiUrl({ kind: 'playlist', id: 'p' })).toBe(
+      routeUrl(shareApi.playlist, { params: { id: 'p' } }),
+    );
     expect(canonicalUrl({ kind: 'playlist', id: 'p' }, 'https://c.example')).toBe(
       'https://c.example/playlist/p',
     );

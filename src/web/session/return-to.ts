@@ -11,14 +11,19 @@ export function authState(from: string, tab?: AuthReturnState['tab']): AuthRetur
   return tab ? { from, tab } : { from };
 }
 
-/** The path to return to, or `/`: only a path of this app (never `//host`, never /auth). */
-export function returnTo(state: unknown): string {
-  const from = (state as AuthReturnState | null)?.from;
+/**
+ * The path to return to, or `/`: only a path of this app (never `//host`, never /auth). From
+ * the navigation state, else `?next=` (a link from a page outside the app, e.g. a visitor's
+ * song page).
+ */
+export function returnTo(state: unknown, search = ''): string {
+  const from = (state as AuthReturnState | null)?.from ?? new URLSearchParams(search).get('next');
   if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//')) return '/';
   if (from === '/auth' || from.startsWith('/auth?')) return '/';
   return from;
 }
 
-export function authTab(state: unknown): 'sign-in' | 'sign-up' {
-  return (state as AuthReturnState | null)?.tab === 'sign-up' ? 'sign-up' : 'sign-in';
+export function authTab(state: unknown, search = ''): 'sign-in' | 'sign-up' {
+  const tab = (state as AuthReturnState | null)?.tab ?? new URLSearchParams(search).get('tab');
+  return tab === 'sign-up' ? 'sign-up' : 'sign-in';
 }

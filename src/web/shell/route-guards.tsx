@@ -50,9 +50,9 @@ export function RequireSignedIn({
  */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { status, needsMfa } = useSession();
-  const { state } = useLocation();
+  const { state, search } = useLocation();
   // A session that still owes its second factor stays here for the challenge.
-  if (status === 'signed-in' && !needsMfa) return <Navigate to={returnTo(state)} replace />;
+  if (status === 'signed-in' && !needsMfa) return <Navigate to={returnTo(state, search)} replace />;
   return children;
 }
 

@@ -24,7 +24,8 @@ function SignInForm() {
   const signIn = useSignIn();
   const navigate = useNavigate();
   // Back to the link that sent the visitor here (a shared playlist, a profile), else Home.
-  const back = returnTo(useLocation().state);
+  const { state, search } = useLocation();
+  const back = returnTo(state, search);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
@@ -83,7 +84,8 @@ function SignInForm() {
 function SignUpForm() {
   const signUp = useSignUp();
   const navigate = useNavigate();
-  const back = returnTo(useLocation().state);
+  const { state, search } = useLocation();
+  const back = returnTo(state, search);
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -184,7 +186,7 @@ export default function AuthPage() {
   const { needsMfa } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
-  const { state } = useLocation();
+  const { state, search } = useLocation();
 
   return (
     <AuthLayout
@@ -197,14 +199,14 @@ export default function AuthPage() {
           <MfaChallenge
             onVerified={() => {
               toast.success('Signed in successfully!');
-              navigate(returnTo(state), { replace: true });
+              navigate(returnTo(state, search), { replace: true });
             }}
             onCancel={() => signOut.mutate()}
             cancelLabel="Sign out"
           />
         </Suspense>
       ) : (
-        <GuestForms tab={authTab(state)} />
+        <GuestForms tab={authTab(state, search)} />
       )}
     </AuthLayout>
   );
