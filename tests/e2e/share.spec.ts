@@ -281,3 +281,53 @@ test('embed a public playlist on another site and play it in the frame', async (
     blog.close();
   }
 });
+
+test("the visitor's own song document, then signed in the whole song in the app", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const songId = songIds[0]!;
+  const visitor = await visitorPage(browser, baseURL);
+  try {
+    const v = visitor.page;
+    // The song page as its own small document (dist/web/song-visitor.html), as the server
+    // would answer a visitor's /song/{id} with it.
+    const documentUrl = `${baseURL}/song/${songId}`;
+    await v.route(documentUrl, (route) =>
+      route.fulfill({ path: 'dist/web/song-visitor.html', contentType: 'text/html' }),
+    );
+    await v.goto(documentUrl);
+    await expect(v.getByRole('heading', { level: 1, name: SONG })).toBeVisible();
+    await expect(v.getByRole('img', { name: `Cover of ${SONG}` })).toBeVisible();
+    await expect(v.getByText(/E2E Artist · Ambient · 1:00/)).toBeVisible();
+    expect(await seriousAxeViolations(v)).toEqual([]);
+    await v.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect(v.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+    await expect
+      .poll(() => v.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0.5);
+    await v.getByRole('button', { name: 'Pause', exact: true }).click();
+
+    // Sign in from the page, and come back to the song inside the app.
+    await v.unroute(documentUrl);
+    await v.getByRole('link', { name: 'Sign in' }).click();
+    await expect(v).toHaveURL(/\/auth\?next=%2Fsong%2F/);
+    const { email, password } = sharedListener();
+    await v.getByLabel('Email').fill(email);
+    await v.getByLabel('Password').fill(password);
+    await v.getByRole('button', { name: 'Sign In' }).click();
+    await expect(v).toHaveURL(new RegExp(`/song/${songId}$`));
+    await expect(v.getByRole('heading', { level: 1, name: SONG })).toBeVisible();
+    await expect(v.getByRole('heading', { name: 'Sign up to hear the whole song' })).toHaveCount(0);
+    // A listener plays the whole song through the app's player.
+    await v.getByRole('button', { name: 'Play', exact: true }).click();
+    const bar = v.getByRole('region', { name: 'Player' });
+    await expect(bar.getByText(SONG)).toBeVisible();
+    await expect(v.getByRole('button', { name: 'Pause', exact: true }).first()).toBeVisible();
+  } finally {
+    await visitor.context.close();
+  }
+});
