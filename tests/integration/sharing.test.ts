@@ -347,9 +347,17 @@ describe.each(dbKinds)('share links on %s', (kind) => {
           title: 'Long & "Quoted" <Song> by Zoë "The" <Artist>',
           author_name: 'Zoë "The" <Artist>',
           author_url: `${PUBLIC_URL}/profile/${artist.userId}`,
-          thumbnail_url: `${PUBLIC_URL}${coverUrl}`,
           height: 152,
         });
+        // The cover (300 px square) scaled to fit 300, with its size, fetchable without a session.
+        const thumb = res.json<{ thumbnail_url: string }>().thumbnail_url;
+        expect(thumb).toMatch(
+          new RegExp(`^${PUBLIC_URL}/media/cover-art/[0-9a-f-]{36}/300\\.jpg$`),
+        );
+        expect(res.json()).toMatchObject({ thumbnail_width: 300, thumbnail_height: 300 });
+        const image = await get(thumb.slice(PUBLIC_URL.length));
+        expect(image.statusCode).toBe(200);
+        expect(image.headers['content-type']).toBe('image/jpeg');
         const { html } = res.json<{ html: string }>();
         expect(html).toContain(`src="${PUBLIC_URL}/embed/song/${songId}"`);
         expect(html).toContain('height="152"');
