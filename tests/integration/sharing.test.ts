@@ -331,6 +331,15 @@ describe.each(dbKinds)('share links on %s', (kind) => {
     expect(clips()).toHaveLength(1);
   });
 
+  it('serves the embed page from the default web directory, built or not', async () => {
+    const res = await get(`/embed/song/${songId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('<script type="application/json" id="canto-embed-data">');
+    expect(res.body).toContain('<title>Long &amp; &quot;Quoted&quot; &lt;Song&gt; · ');
+    expect(res.headers['content-security-policy']).toContain('frame-ancestors *');
+  });
+
   describe('oEmbed', () => {
     const oembed = (query: Record<string, string>) =>
       get(`/api/oembed?${new URLSearchParams(query)}`);
