@@ -32,7 +32,7 @@ const EMBED_DEFAULT_WIDTH = 456;
 /** The side oEmbed's thumbnail fits in (a scaled JPEG copy of the cover). */
 const THUMBNAIL_SIDE = 300;
 /** How long an oEmbed consumer may keep the answer (titles and covers change rarely). */
-const OEMBED_CACHE_AGE = 86_400;
+const OEMBED_CACHE_AGE = 3600;
 
 const notFound = (what: string) => new AppError(ErrorCode.notFound, `${what} not found`);
 
