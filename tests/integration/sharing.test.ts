@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagedBinary } from '../../src/server/media/ffmpeg.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
@@ -78,6 +78,7 @@ function decodedSeconds(bytes: Buffer, dir: string): number {
 
 const scratch = path.resolve('.tmp', `sharing-${process.pid}`);
 const ffmpeg = countingFfmpeg(scratch);
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe.each(dbKinds)('share links on %s', (kind) => {
   const ctx = useTestApp(kind, {
