@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagedBinary } from '../../src/server/media/ffmpeg.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 import { dbKinds } from '../helpers/test-db.ts';
@@ -78,6 +78,7 @@ function decodedSeconds(bytes: Buffer, dir: string): number {
 
 const scratch = path.resolve('.tmp', `sharing-${process.pid}`);
 const ffmpeg = countingFfmpeg(scratch);
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe.each(dbKinds)('share links on %s', (kind) => {
   const ctx = useTestApp(kind, {
@@ -331,6 +332,15 @@ describe.each(dbKinds)('share links on %s', (kind) => {
     expect(clips()).toHaveLength(1);
   });
 
+  it('serves the embed page from the default web directory, built or not', async () => {
+    const res = await get(`/embed/song/${songId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('<script type="application/json" id="canto-embed-data">');
+    expect(res.body).toContain('<title>Long &amp; &quot;Quoted&quot; &lt;Song&gt; · ');
+    expect(res.headers['content-security-policy']).toContain('frame-ancestors *');
+  });
+
   describe('oEmbed', () => {
     const oembed = (query: Record<string, string>) =>
       get(`/api/oembed?${new URLSearchParams(query)}`);
@@ -347,9 +357,17 @@ describe.each(dbKinds)('share links on %s', (kind) => {
           title: 'Long & "Quoted" <Song> by Zoë "The" <Artist>',
           author_name: 'Zoë "The" <Artist>',
           author_url: `${PUBLIC_URL}/profile/${artist.userId}`,
-          thumbnail_url: `${PUBLIC_URL}${coverUrl}`,
           height: 152,
         });
+        // The cover (300 px square) scaled to fit 300, with its size, fetchable without a session.
+        const thumb = res.json<{ thumbnail_url: string }>().thumbnail_url;
+        expect(thumb).toMatch(
+          new RegExp(`^${PUBLIC_URL}/media/cover-art/[0-9a-f-]{36}/300\\.jpg$`),
+        );
+        expect(res.json()).toMatchObject({ thumbnail_width: 300, thumbnail_height: 300 });
+        const image = await get(thumb.slice(PUBLIC_URL.length));
+        expect(image.statusCode).toBe(200);
+        expect(image.headers['content-type']).toBe('image/jpeg');
         const { html } = res.json<{ html: string }>();
         expect(html).toContain(`src="${PUBLIC_URL}/embed/song/${songId}"`);
         expect(html).toContain('height="152"');

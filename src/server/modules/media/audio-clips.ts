@@ -76,6 +76,8 @@ export function createAudioClips(deps: {
           `file:${output}`,
         ],
         timeoutMs: CLIP_TIMEOUT_MS,
+        // A visitor waits for it: not behind a long transcode.
+        interactive: true,
       });
       if (!result.ok) throw new Error(`opening clip failed: ${result.why}`);
       await storage.put(clip.bucket, clip.key, fs.createReadStream(output), {

@@ -45,6 +45,8 @@ export type MediaModule = FeatureModule & {
    * made on the first request and kept in the cover-art bucket as long as the cover is.
    */
   scaledCover(cover: StoredFile, side: number): Promise<StoredFile>;
+  /** A stored image's pixel size (read once per file: keys never change their bytes). */
+  imageSize(image: StoredFile): Promise<{ width: number; height: number }>;
   /**
    * The first OPENING_CLIP_SECONDS of an Opus/WebM rendition, stream-copied on the first
    * request (one ffmpeg run however many ask at once) and kept beside the rendition as long
@@ -137,6 +139,7 @@ export function createMediaModule(
     name: 'media',
     sendStored: storedFileSender({ storage: ctx.storage, media, offload: settings.offload }),
     scaledCover: covers.scaled,
+    imageSize: covers.sizeOf,
     openingClip: clips.openingClip,
     derivedFilesOf: (file) => {
       const clip = openingClipKey(file);

@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { EMBED_KINDS, type EmbedKind } from '../../../contracts/share.contract.ts';
 import type { SharePages } from './share-pages.service.ts';
 
-// Visitor data only, the same for everyone: shared caches may keep a page a few minutes.
-const EMBED_CACHE = 'public, max-age=300';
+// Visitor data only, the same for everyone; asked again each time, so a playlist made
+// private stops showing at once.
+const EMBED_CACHE = 'public, no-cache';
 
 /**
  * /embed/song/:id and /embed/playlist/:id: HTML for other sites' iframes, outside the JSON
@@ -23,7 +24,7 @@ export const embedPagesRoutes =
           const page = await pages.embedPage(kind satisfies EmbedKind, request.params.id);
           return reply
             .status(page.status)
-            .header('cache-control', page.status === 200 ? EMBED_CACHE : 'no-cache')
+            .header('cache-control', EMBED_CACHE)
             .type('text/html; charset=utf-8')
             .send(page.html);
         },

@@ -33,7 +33,7 @@ export function createSharingModule(
   deps: {
     songs: Pick<SongsModule, 'songsByIds' | 'ownSongAudio'>;
     library: Pick<LibraryModule, 'sharedPlaylist'>;
-    media: Pick<MediaModule, 'openingClip' | 'sendStored'>;
+    media: Pick<MediaModule, 'openingClip' | 'sendStored' | 'scaledCover' | 'imageSize'>;
     social: Pick<SocialModule, 'profileCard'>;
     podcasts: Pick<PodcastsModule, 'showById' | 'readyEpisode'>;
     settings: SharingSettings;

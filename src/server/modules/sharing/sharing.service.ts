@@ -12,13 +12,13 @@ import { AppError, ErrorCode } from '../../../core/errors.ts';
 import { isUuid } from '../../../core/uuid.ts';
 import { profileName } from '../../../core/validation/profile.rules.ts';
 import type { LibraryModule } from '../library/library.module.ts';
-import type { MediaModule, StoredFile } from '../media/media.module.ts';
+import { storedFileOf, type MediaModule, type StoredFile } from '../media/media.module.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
 
 export type SharingServiceDeps = {
   songs: Pick<SongsModule, 'songsByIds' | 'ownSongAudio'>;
   library: Pick<LibraryModule, 'sharedPlaylist'>;
-  media: Pick<MediaModule, 'openingClip'>;
+  media: Pick<MediaModule, 'openingClip' | 'scaledCover' | 'imageSize'>;
   /** PUBLIC_URL without its trailing slash: canonical links and oEmbed's own origin. */
   publicUrl: string;
 };
@@ -29,8 +29,10 @@ export type SharingService = ReturnType<typeof createSharingService>;
 export const EMBED_HEIGHTS: Record<EmbedKind, number> = { song: 152, playlist: 352 };
 /** oEmbed's `width` when the consumer sets no maxwidth (the iframe itself is 100% wide). */
 const EMBED_DEFAULT_WIDTH = 456;
+/** The side oEmbed's thumbnail fits in (a scaled JPEG copy of the cover). */
+const THUMBNAIL_SIDE = 300;
 /** How long an oEmbed consumer may keep the answer (titles and covers change rarely). */
-const OEMBED_CACHE_AGE = 86_400;
+const OEMBED_CACHE_AGE = 3600;
 
 const notFound = (what: string) => new AppError(ErrorCode.notFound, `${what} not found`);
 
@@ -124,6 +126,19 @@ export function createSharingService(deps: SharingServiceDeps) {
     return { kind: m[1] as EmbedKind, id };
   }
 
+  /** oEmbed's thumbnail: the stored cover scaled, with its size (the spec wants all three). */
+  async function thumbnail(cover: string | null) {
+    const file = storedFileOf(cover);
+    if (!file) return {};
+    const scaled = await media.scaledCover(file, THUMBNAIL_SIDE);
+    const { width, height } = await media.imageSize(scaled);
+    return {
+      thumbnail_url: absolute(`/media/${scaled.bucket}/${scaled.key}`),
+      thumbnail_width: width,
+      thumbnail_height: height,
+    };
+  }
+
   return {
     song,
     playlist,
@@ -198,7 +213,7 @@ export function createSharingService(deps: SharingServiceDeps) {
         provider_name: 'Canto',
         provider_url: `${deps.publicUrl}/`,
         cache_age: OEMBED_CACHE_AGE,
-        ...(cover && { thumbnail_url: absolute(cover) }),
+        ...(await thumbnail(cover)),
         html,
         width,
         height,
