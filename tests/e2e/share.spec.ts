@@ -331,3 +331,77 @@ test("the visitor's own song document, then signed in the whole song in the app"
     await visitor.context.close();
   }
 });
+
+test('share a profile, a show and an episode; their links open the app on them', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const artist = await playwright.request.newContext({ baseURL, storageState: ARTIST_STATE });
+  const SHOW = `Share show ${run}`;
+  const EPISODE = `Share episode ${run}`;
+  const made = await artist.post('/api/podcasts', { multipart: { title: SHOW } });
+  expect(made.status(), await made.text()).toBe(201);
+  const showId = ((await made.json()) as { id: string }).id;
+  try {
+    const episode = await artist.post(`/api/podcasts/${showId}/episodes`, {
+      multipart: {
+        title: EPISODE,
+        audio: {
+          name: 'episode.wav',
+          mimeType: 'audio/wav',
+          buffer: sineWav({ seconds: 3, hz: 330, sampleRate: 8000 }),
+        },
+      },
+    });
+    expect(episode.status(), await episode.text()).toBe(201);
+    const episodeId = ((await episode.json()) as { id: string }).id;
+    const artistId = (
+      (await (await artist.get('/api/auth/session')).json()) as { user: { id: string } }
+    ).user.id;
+
+    await test.step("an artist's profile", async () => {
+      await page.goto(`/profile/${artistId}`);
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const dialog = shareDialog(page);
+      await expect(dialog.getByRole('textbox', { name: 'Link' })).toHaveValue(
+        `${baseURL}/profile/${artistId}`,
+      );
+      // Only songs and playlists have an embed player.
+      await expect(dialog.getByRole('textbox', { name: 'Embed code' })).toHaveCount(0);
+      await page.keyboard.press('Escape');
+    });
+
+    await test.step('a show, and its link', async () => {
+      await page.goto(`/podcasts?show=${showId}`);
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const link = shareDialog(page).getByRole('textbox', { name: 'Link' });
+      await expect(link).toHaveValue(`${baseURL}/show/${showId}`);
+      await page.keyboard.press('Escape');
+      await page.goto(`/show/${showId}`);
+      await expect(page).toHaveURL(new RegExp(`/podcasts\\?show=${showId}$`));
+      await expect(page.getByRole('heading', { name: SHOW })).toBeVisible();
+    });
+
+    await test.step('an episode, and its link with and without its show', async () => {
+      await page.goto(`/podcasts?show=${showId}`);
+      await page
+        .getByTestId('episode')
+        .filter({ hasText: EPISODE })
+        .getByRole('button', { name: `Share ${EPISODE}` })
+        .click();
+      const link = shareDialog(page).getByRole('textbox', { name: 'Link' });
+      await expect(link).toHaveValue(`${baseURL}/episode/${episodeId}?show=${showId}`);
+      await page.keyboard.press('Escape');
+      for (const path of [`/episode/${episodeId}?show=${showId}`, `/episode/${episodeId}`]) {
+        await page.goto(path);
+        await expect(page).toHaveURL(new RegExp(`/podcasts\\?show=${showId}$`));
+        await expect(page.getByTestId('episode').filter({ hasText: EPISODE })).toBeVisible();
+      }
+    });
+  } finally {
+    await artist.delete(`/api/podcasts/${showId}`);
+    await artist.dispose();
+  }
+});
