@@ -128,13 +128,16 @@ function render(root: HTMLElement, data: EmbedData) {
         { class: 'embed-body' },
         el(
           'div',
-          { class: 'embed-top' },
-          el(
-            'div',
-            { class: 'embed-titles' },
-            el('h1', { class: 'embed-title', text: title }),
-            subtitle,
-          ),
+          { class: 'embed-titles' },
+          el('h1', { class: 'embed-title', text: title }),
+          subtitle,
+        ),
+        el('div', { class: 'embed-controls' }, previous, play, next, elapsed, progress, total),
+        // Below the controls, so a narrow frame keeps its width for the title.
+        el(
+          'div',
+          { class: 'embed-foot' },
+          note,
           el('a', {
             class: 'embed-brand',
             href: data.canonicalUrl,
@@ -143,8 +146,6 @@ function render(root: HTMLElement, data: EmbedData) {
             text: 'Listen on Canto',
           }),
         ),
-        el('div', { class: 'embed-controls' }, previous, play, next, elapsed, progress, total),
-        note,
       ),
     ),
   );
