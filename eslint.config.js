@@ -50,6 +50,8 @@ const routesFromTable = {
     'src/server/modules/companion/companion-socket.routes.ts',
     // /rest: the OpenSubsonic protocol for phone apps, not the JSON API (ADR 0034).
     'src/server/modules/subsonic/subsonic-rest.routes.ts',
+    // /embed: HTML pages for other sites' iframes, outside the API as the web app's pages are.
+    'src/server/modules/sharing/embed-pages.routes.ts',
   ],
   rules: {
     'no-restricted-syntax': [

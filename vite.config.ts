@@ -71,13 +71,46 @@ const FIRST_SCREENS: Record<string, string> = {
   '/notifications': 'features/notifications/notifications-page.tsx',
 };
 
+/**
+ * The pages a link opens without the app (src/web/embed), each with its own tiny script: the
+ * embed player, and a shared song's page for a signed-out visitor.
+ */
+const LINK_PAGES = ['embed', 'song-visitor'];
+
+/**
+ * The link pages land at dist/web/<name>.html, where the server reads them: embed.html for
+ * /embed/song/{id} and /embed/playlist/{id}, song-visitor.html for a visitor's /song/{id}.
+ */
+function embedPage(): Plugin {
+  let outDir = '';
+  return {
+    name: 'canto:embed-page',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async writeBundle() {
+      for (const name of LINK_PAGES)
+        await fs.rename(
+          path.join(outDir, 'embed', `${name}.html`),
+          path.join(outDir, `${name}.html`),
+        );
+      await fs.rm(path.join(outDir, 'embed'), { recursive: true, force: true });
+    },
+  };
+}
+
+const isEmbedModule = (id: string | null | undefined) =>
+  !!id && /[\\/]src[\\/]web[\\/]embed[\\/]/.test(id);
+
 function firstScreens(screens: Record<string, string>): Plugin {
   return {
     name: 'canto:first-screens',
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const entry = chunks.find((c) => c.isEntry);
+      // The app's entry, not the embed page's.
+      const entry = chunks.find((c) => c.isEntry && !isEmbedModule(c.facadeModuleId));
       if (!entry) throw new Error('firstScreens: no entry chunk');
       // What index.html loads already: the entry and its static imports.
       const initial = new Set<string>();
@@ -108,7 +141,7 @@ function firstScreens(screens: Record<string, string>): Plugin {
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), firstScreens(FIRST_SCREENS), precompress()],
+  plugins: [react(), tailwindcss(), firstScreens(FIRST_SCREENS), embedPage(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: '../../dist/web',
@@ -118,11 +151,27 @@ export default defineConfig({
     // beside the entry instead of a wave of small ones (docs/decisions/0026-first-load.md).
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./src/web/index.html', import.meta.url)),
+        ...Object.fromEntries(
+          LINK_PAGES.map((name) => [
+            name,
+            fileURLToPath(new URL(`./src/web/embed/${name}.html`, import.meta.url)),
+          ]),
+        ),
+      },
       output: {
         // By layer, so the first load is three files (entry, vendor, app core) plus the
         // screen's own chunk, all requested at once: docs/decisions/0026-first-load.md.
         codeSplitting: {
           groups: [
+            {
+              // Vite's modulepreload polyfill, which it adds to every page: on its own, or the
+              // embed page would load the app's entry to get it.
+              name: 'preload-polyfill',
+              test: /vite[\\/]modulepreload-polyfill/,
+              priority: 4,
+            },
             {
               // Libraries the first screen needs: they change with upgrades only, so their
               // long-cached chunk survives deploys of the app code. A library only lazy screens
@@ -136,7 +185,8 @@ export default defineConfig({
               // What every screen stands on: shell, session, player, lib, the shared components
               // and the features' faces the shell composes, with the contracts and core they read.
               name: 'app',
-              test: /[\\/]src[\\/]/,
+              // Not the embed page's script: it is its own few KB, without the app.
+              test: /[\\/]src[\\/](?!web[\\/]embed[\\/])/,
               tags: ['$initial'],
               priority: 2,
             },
@@ -145,7 +195,8 @@ export default defineConfig({
               // chunk beside the screen's own, instead of a wave of small ones. Libraries are
               // left out: drag and drop or passkeys would ride along to every screen.
               name: 'screens',
-              test: /[\\/](src[\\/]web|node_modules[\\/]lucide-react)[\\/]/,
+              // The link pages (src/web/embed) share their few helpers between themselves only.
+              test: /[\\/](src[\\/]web[\\/](?!embed[\\/])|node_modules[\\/]lucide-react[\\/])/,
               minShareCount: 2,
               priority: 1,
             },

@@ -18,6 +18,7 @@ type BenchFn = (options: { log?: (line: string) => void }) => Promise<BenchRow[]
 // Cheap and self-contained first; the long ones (big tables, many rounds) last.
 const ORDER = [
   'web',
+  'share-page',
   'sign-in',
   'startup',
   'memory',

@@ -33,6 +33,8 @@ export const ErrorCode = {
   unprocessableMedia: 'unprocessable_media',
   rangeNotSatisfiable: 'range_not_satisfiable',
   notConfigured: 'not_configured',
+  // A representation the endpoint does not offer (oEmbed's format=xml: oembed.com §2.3.4).
+  formatNotImplemented: 'format_not_implemented',
   // The AI provider timed out, refused or answered nonsense (docs/decisions/0031).
   aiGenerationFailed: 'ai_generation_failed',
   // The database (or another part the request needs) cannot be reached right now.

@@ -44,6 +44,7 @@ import { createPremiumModule } from './modules/premium/premium.module.ts';
 import { createRolesModule, type RolesModule } from './modules/roles/roles.module.ts';
 import { createScrobblingModule } from './modules/scrobbling/scrobbling.module.ts';
 import { createSearchModule } from './modules/search/search.module.ts';
+import { createSharingModule } from './modules/sharing/sharing.module.ts';
 import { createSongsModule } from './modules/songs/songs.module.ts';
 import { createSubsonicModule } from './modules/subsonic/subsonic.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -225,6 +226,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const library = createLibraryModule(ctx, { songs });
   const social = createSocialModule(ctx, { notifications, songs });
+  const webDir = deps.webDir ?? path.resolve('dist/web');
+  const sharing = createSharingModule(ctx, {
+    songs,
+    library,
+    media: mediaModule,
+    social,
+    podcasts,
+    settings: { publicUrl, webDir },
+  });
   const modules: FeatureModule[] = [
     createSystemModule(ctx, { readiness: { database: databaseHealth, jobs } }),
     auth,
@@ -293,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         dev: env.dev,
       },
     }),
+    sharing,
     createSubsonicModule(ctx, {
       roles,
       songs,
@@ -310,7 +321,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     putLaneInFront(app, mediaModule.lane, { answered: deps.mediaLaneAnswered });
   }
 
-  registerWebApp(app, deps.webDir ?? path.resolve('dist/web'));
+  // The pages of shared items carry their link cards (the sharing module knows the items).
+  registerWebApp(app, webDir, { pageHead: sharing.pageHead });
   return {
     app,
     jobs,

@@ -8,7 +8,13 @@ import {
   type ComponentType,
   type ReactNode,
 } from 'react';
-import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  matchRoutes,
+  Outlet,
+  RouterProvider,
+  type RouteObject,
+} from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
 import { screens, type ScreenHandle } from '@/web/shell/screens.ts';
@@ -96,6 +102,15 @@ const AdminWithdrawalsPage = lazyScreen(
 );
 const PodcastsPage = lazyScreen(() => import('./features/podcasts/podcasts-page.tsx'));
 const PodcastUploadPage = lazyScreen(() => import('./features/podcasts/podcast-upload-page.tsx'));
+const SongPage = lazyScreen(() => import('./features/sharing/song-page.tsx'));
+const ShowLinkPage = lazyScreen(() =>
+  import('./features/sharing/podcast-link-pages.tsx').then((m) => ({ default: m.ShowLinkPage })),
+);
+const EpisodeLinkPage = lazyScreen(() =>
+  import('./features/sharing/podcast-link-pages.tsx').then((m) => ({
+    default: m.EpisodeLinkPage,
+  })),
+);
 
 function screen(path: string, handle: ScreenHandle, Page: Screen = ScreenPage): RouteObject {
   return { path, handle, element: <Page /> };
@@ -129,7 +144,14 @@ const routes: RouteObject[] = [
   })),
   {
     element: (
-      <RequireSignedIn>
+      <RequireSignedIn
+        // A public screen (a song's share link) opens for a visitor without shell or player.
+        visitor={
+          <Suspense fallback={<FullPageLoading />}>
+            <Outlet />
+          </Suspense>
+        }
+      >
         {/* Above the shell's routes: playback goes on while the listener moves between screens. */}
         <PlayerProvider>
           <PlaybackFollowers />
@@ -144,6 +166,10 @@ const routes: RouteObject[] = [
       screen('search', screens.search, SearchPage),
       screen('playlists', screens.library, PlaylistsPage),
       screen('playlist/:id', screens.playlist, PlaylistPage),
+      // Share links (features/sharing): a song's page opens signed out too.
+      screen('song/:id', screens.song, SongPage),
+      screen('show/:id', screens.podcasts, ShowLinkPage),
+      screen('episode/:id', screens.podcasts, EpisodeLinkPage),
       screen('liked', screens.liked, LikedSongsPage),
       screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
       screen('stats', screens.stats, StatsPage),

@@ -17,6 +17,7 @@ import { recommendationsApi } from './recommendations.api.ts';
 import { revenueApi } from './revenue.api.ts';
 import { scrobblingApi } from './scrobbling.api.ts';
 import { searchApi } from './search.api.ts';
+import { shareApi } from './share.api.ts';
 import { socialApi } from './social.api.ts';
 import { songsApi } from './songs.api.ts';
 import { subsonicApi } from './subsonic.api.ts';
@@ -54,6 +55,7 @@ export const routeTable = {
   ai: aiApi,
   recommendations: recommendationsApi,
   subsonic: subsonicApi,
+  share: shareApi,
 } satisfies Record<string, Record<string, RouteDefinition>>;
 
 /** Each operation with its name in the table, e.g. `playlists.addTrack`. */

@@ -40,6 +40,7 @@ const statusOf: Record<ErrorCode, number> = {
   [ErrorCode.unprocessableMedia]: 422,
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.notConfigured]: 501,
+  [ErrorCode.formatNotImplemented]: 501,
   [ErrorCode.aiGenerationFailed]: 502,
   [ErrorCode.serviceUnavailable]: 503,
   [ErrorCode.internal]: 500,

@@ -8,6 +8,11 @@ declare module 'fastify' {
      * headers (CSP, frame options…) are for documents.
      */
     securityHeaders?: false;
+    /**
+     * A page other sites may show in an iframe (the embed player): the same headers, but
+     * `frame-ancestors *` and no X-Frame-Options. Every other document stays unframeable.
+     */
+    embeddable?: true;
   }
 }
 
@@ -19,8 +24,27 @@ declare module 'fastify' {
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
   const apply = helmet(options);
+  const applyEmbeddable = helmet(embeddableOptions(options));
   app.addHook('onRequest', (request, reply, next) => {
-    if (request.routeOptions.config.securityHeaders === false) return next();
-    apply(request.raw, reply.raw, (error?: unknown) => next(error as Error | undefined));
+    const config = request.routeOptions.config;
+    if (config.securityHeaders === false) return next();
+    const headers = config.embeddable ? applyEmbeddable : apply;
+    headers(request.raw, reply.raw, (error?: unknown) => next(error as Error | undefined));
   });
+}
+
+/** `options` for a page any site may frame: `frame-ancestors *`, no X-Frame-Options. */
+function embeddableOptions(options: HelmetOptions): HelmetOptions {
+  const csp = options.contentSecurityPolicy;
+  const directives = typeof csp === 'object' ? csp.directives : undefined;
+  return {
+    ...options,
+    contentSecurityPolicy: {
+      ...(typeof csp === 'object' ? csp : {}),
+      directives: { ...directives, frameAncestors: ['*'] },
+    },
+    xFrameOptions: false,
+    // The page is loaded by other sites' documents.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  } as HelmetOptions;
 }

@@ -6,6 +6,18 @@ import { authApi } from '../../contracts/api/auth.api.ts';
 import { premiumApi } from '../../contracts/api/premium.api.ts';
 import { songsApi } from '../../contracts/api/songs.api.ts';
 import { needsStepUp } from '../../core/auth/aal.ts';
+import type { Principal } from './access-policy.ts';
+
+/**
+ * What a page's <head> gains for its path (a shared item's title and link-card tags), from
+ * the feature that knows the item, and the status to answer with (404 for an item that is
+ * not there or not shown, while the app still renders its not-found screen). Null: a path
+ * the hook knows nothing of, served as is.
+ */
+export type PageHead = (
+  pathname: string,
+  viewer: Principal | null,
+) => Promise<{ status: number; head: string } | null>;
 
 /**
  * The first query of a screen, by path, that the server asks the browser to start beside the
@@ -29,13 +41,21 @@ function readFirstScreens(webDir: string): FirstScreens {
 }
 
 /**
- * Crawlers may read the podcast feeds and their enclosures (directories index them), not the
- * rest of the API or the signed media; the app's pages are behind sign-in anyway.
+ * Crawlers may read the podcast feeds and their enclosures (directories index them), the
+ * shared items' pages, embeds, previews and oEmbed answers and the public images their link
+ * cards show; not the rest of the API or the signed media.
  */
 export const ROBOTS_TXT = [
   'User-agent: *',
   'Allow: /api/podcasts/',
   'Allow: /api/episodes/',
+  'Allow: /api/share/',
+  'Allow: /api/oembed',
+  'Allow: /song/',
+  'Allow: /playlist/',
+  'Allow: /embed/',
+  'Allow: /media/cover-art/',
+  'Allow: /media/avatars/',
   'Disallow: /api/',
   'Disallow: /media/',
   '',
@@ -73,7 +93,11 @@ export function firstLoadHints(
  * Serves the built SPA; unknown /api paths stay JSON 404s, other paths get index.html, to GET
  * and to HEAD (link checkers and uptime monitors ask HEAD /), which gets the same headers.
  */
-export function registerWebApp(app: FastifyInstance, webDir: string) {
+export function registerWebApp(
+  app: FastifyInstance,
+  webDir: string,
+  { pageHead }: { pageHead?: PageHead } = {},
+) {
   const hasBuild = fs.existsSync(path.join(webDir, 'index.html'));
   const screens = hasBuild ? readFirstScreens(webDir) : {};
   if (hasBuild) {
@@ -95,15 +119,30 @@ export function registerWebApp(app: FastifyInstance, webDir: string) {
     });
   }
 
-  async function page(request: FastifyRequest): Promise<string> {
-    const html = await fs.promises.readFile(path.join(webDir, 'index.html'), 'utf8');
-    const at = html.indexOf('</head>');
-    if (at < 0) return html;
+  async function page(request: FastifyRequest): Promise<{ status: number; html: string }> {
+    let html = await fs.promises.readFile(path.join(webDir, 'index.html'), 'utf8');
     const pathname = request.url.split('?')[0]!;
     const viewer = request.principal;
+    let status = 200;
+    let extra = '';
+    const found = await pageHead?.(pathname, viewer).catch((error: unknown) => {
+      // The page without its item's tags is still the app: the screen says what went wrong.
+      request.log.error({ err: error }, 'could not make the page head');
+      return null;
+    });
+    if (found) {
+      status = found.status;
+      extra = found.head;
+      // The hook's title and description stand instead of the app's own.
+      if (/<title[\s>]/.test(extra)) html = html.replace(/<title>[\s\S]*?<\/title>/, '');
+      if (/<meta name="description"/.test(extra))
+        html = html.replace(/<meta\s+name="description"[^>]*>/, '');
+    }
+    const at = html.indexOf('</head>');
+    if (at < 0) return { status, html };
     const signedIn = viewer !== null && !needsStepUp(viewer.aal, viewer.hasVerifiedFactor);
     const hints = firstLoadHints(pathname, signedIn, screens);
-    return `${html.slice(0, at)}${hints.join('')}${html.slice(at)}`;
+    return { status, html: `${html.slice(0, at)}${extra}${hints.join('')}${html.slice(at)}` };
   }
 
   // The access policy resolves the caller for this handler too (optionalPrincipal): a page's
@@ -137,10 +176,12 @@ export function registerWebApp(app: FastifyInstance, webDir: string) {
         .send('The web app is not built. Run `npm run build`.');
     }
     // The hints depend on the cookie: a shared cache must not hand one visitor's to another.
+    const { status, html } = await page(request);
     return reply
+      .status(status)
       .header('cache-control', 'no-cache')
       .header('vary', 'Cookie')
       .type('text/html; charset=utf-8')
-      .send(await page(request));
+      .send(html);
   });
 }

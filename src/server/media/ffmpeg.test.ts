@@ -105,6 +105,22 @@ describe('ffmpeg', () => {
     expect((await job).ok).toBe(true);
   });
 
+  it('runs an interactive run beside background runs that fill their lane', async () => {
+    // The background run ends only once the interactive one has run: queued behind it, the
+    // interactive run would never start and the test would time out.
+    const marker = path.join(dir, 'interactive-ran');
+    const binary = script(
+      'interactive',
+      `case "$1" in job) while [ ! -e '${marker}' ]; do sleep 0.05; done ;; quick) touch '${marker}' ;; esac`,
+    );
+    const ffmpeg = createFfmpeg({ binary, concurrency: 1, probes: 1 });
+    const job = ffmpeg.run({ args: ['job'], timeoutMs: 10_000 });
+    expect((await ffmpeg.run({ args: ['quick'], timeoutMs: 5000, interactive: true })).ok).toBe(
+      true,
+    );
+    expect((await job).ok).toBe(true);
+  });
+
   it('runs background work at nice 10 and upload decodes at the server own; no shell', async () => {
     // The stand-in reports its own nice value (field 19 of /proc/self/stat): on stderr with
     // its arguments, and as its "duration" in ms, which is what a decode answers. It waits a

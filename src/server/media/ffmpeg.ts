@@ -34,6 +34,11 @@ export type RunOptions = {
   niceness?: number;
   /** Given the child's fd 3 (`pipe:3` in the arguments), e.g. raw PCM for the peaks. */
   pipe3?: (stream: Readable) => void;
+  /**
+   * A short run a person waits for (a preview's stream copy): in the upload checks' lane at
+   * the server's priority, never behind a media job.
+   */
+  interactive?: boolean;
 };
 
 export type RunResult =
@@ -49,7 +54,7 @@ export type RunResult =
 export type Ffmpeg = {
   /** Decodes the first audio stream of `path` as `demuxer` to nowhere; how long it lasted. */
   decodeAudio(path: string, demuxer: Demuxer): Promise<Decoded>;
-  /** One background ffmpeg run (a media job's), waiting its turn in the job lane. */
+  /** One ffmpeg run: a media job's in the job lane, an `interactive` one in the checks' lane. */
   run(options: RunOptions): Promise<RunResult>;
   /** The binary's path (benchmarks run it by hand beside the pipeline). */
   binary(): string;
@@ -207,7 +212,9 @@ export function createFfmpeg({
   return {
     decodeAudio,
     run: (options) =>
-      jobLane(() => spawnRun({ ...options, niceness: options.niceness ?? JOB_NICENESS })),
+      options.interactive
+        ? probeLane(() => spawnRun(options))
+        : jobLane(() => spawnRun({ ...options, niceness: options.niceness ?? JOB_NICENESS })),
     binary: resolve,
   };
 }

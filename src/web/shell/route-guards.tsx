@@ -1,8 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, Outlet, useMatches } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { toast } from 'sonner';
 import type { Role } from '@/contracts/auth.contract.ts';
 import { useSession } from '@/web/session/use-session.ts';
+import { authState, returnTo } from '@/web/session/return-to.ts';
 import type { ScreenHandle } from '@/web/shell/screens.ts';
 import { FullPageLoading, SessionUnavailable } from '@/web/components/page-status.tsx';
 
@@ -16,15 +17,30 @@ export function useScreen(): ScreenHandle | undefined {
   return undefined;
 }
 
-/** Every screen but /auth needs a session (spec §2). */
-export function RequireSignedIn({ children }: { children: ReactNode }) {
+/**
+ * Every screen but /auth needs a session (spec §2); a signed-out visitor goes to /auth and comes
+ * back to the link after signing in. A public screen (a song's share link) shows a visitor
+ * `visitor` (its page without the shell) instead.
+ */
+export function RequireSignedIn({
+  children,
+  visitor,
+}: {
+  children: ReactNode;
+  visitor?: ReactNode;
+}) {
   const { status, retry, needsMfa } = useSession();
   const screen = useScreen();
+  const { pathname, search } = useLocation();
+  const back = authState(`${pathname}${search}`);
   if (status === 'loading') return <FullPageLoading />;
   if (status === 'error') return <SessionUnavailable onRetry={retry} />;
-  if (status === 'signed-out') return <Navigate to={screen?.signedOutTo ?? '/auth'} replace />;
+  if (status === 'signed-out') {
+    if (screen?.public && visitor) return visitor;
+    return <Navigate to={screen?.signedOutTo ?? '/auth'} state={back} replace />;
+  }
   // A password alone doesn't open the app for an account with a second factor.
-  if (needsMfa) return <Navigate to="/auth" replace />;
+  if (needsMfa) return <Navigate to="/auth" state={back} replace />;
   return children;
 }
 
@@ -34,8 +50,9 @@ export function RequireSignedIn({ children }: { children: ReactNode }) {
  */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { status, needsMfa } = useSession();
+  const { state, search } = useLocation();
   // A session that still owes its second factor stays here for the challenge.
-  if (status === 'signed-in' && !needsMfa) return <Navigate to="/" replace />;
+  if (status === 'signed-in' && !needsMfa) return <Navigate to={returnTo(state, search)} replace />;
   return children;
 }
 

@@ -26,6 +26,7 @@ import {
   Users,
   Wallet,
   Mic,
+  Music,
 } from 'lucide-react';
 
 export interface ScreenHandle {
@@ -34,6 +35,8 @@ export interface ScreenHandle {
   icon?: LucideIcon;
   /** Where a signed-out visitor is sent (spec §2: /auth, except the approval page). */
   signedOutTo?: string;
+  /** Open signed out too (a shared song's page): the visitor sees it without the shell. */
+  public?: boolean;
 }
 
 export const screens = {
@@ -55,6 +58,7 @@ export const screens = {
     description: 'Playlists you create will appear here.',
   },
   playlist: { title: 'Playlist', icon: ListMusic, description: 'Tracks in this playlist.' },
+  song: { title: 'Song', icon: Music, public: true },
   liked: { title: 'Liked Songs', icon: Heart, description: 'Songs you like will appear here.' },
   recentlyPlayed: {
     title: 'Recently Played',

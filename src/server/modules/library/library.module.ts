@@ -1,3 +1,4 @@
+import type { PlaylistDetail } from '../../../contracts/playlists.contract.ts';
 import type { Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { SongsModule } from '../songs/songs.module.ts';
@@ -32,6 +33,11 @@ export type LibraryModule = FeatureModule & {
     change: { title: string; songIds: string[] },
     tx?: Db,
   ): Promise<boolean>;
+  /**
+   * A playlist for its share link: a public one, or `viewerId`'s own private one (null: a
+   * visitor); null for anything else, so a private playlist never shows through a link.
+   */
+  sharedPlaylist(playlistId: string, viewerId: string | null): Promise<PlaylistDetail | null>;
   /** The owner's playlist's songs in play order; null when it is not theirs or gone. */
   playlistSongIds(playlistId: string, userId: string): Promise<string[] | null>;
 
@@ -99,6 +105,7 @@ export function createLibraryModule(
       playlistRows.createWithTracks(input, songIds, tx),
     replacePlaylistSongs: (playlistId, userId, change, tx) =>
       playlistRows.replaceTracks(playlistId, userId, change, tx),
+    sharedPlaylist: (playlistId, viewerId) => playlists.shared(viewerId, playlistId),
     playlistSongIds: (playlistId, userId) => playlistRows.ownTrackIds(playlistId, userId),
     visiblePlaylists: playlists.listVisible,
     visiblePlaylist: playlists.listing,

@@ -146,6 +146,29 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
     return songIds;
   }
 
+  /** A playlist its viewer may see, with its tracks' songs (`viewerId` null: a visitor). */
+  async function detail(row: PlaylistRow, viewerId: string | null): Promise<PlaylistDetail> {
+    const [tracks, ownerName] = await Promise.all([
+      playlists.tracks(row.id),
+      playlists.ownerDisplayName(row.userId),
+    ]);
+    const songs = new Map(
+      (await songsByIds(tracks.map((t) => t.songId))).map((song) => [song.id, song]),
+    );
+    return {
+      playlist: {
+        ...toSummary(row),
+        owner_display_name: ownerName,
+        is_owner: row.userId === viewerId,
+      },
+      // A song deleted between the two reads is left out (its track goes with it anyway).
+      tracks: tracks.flatMap((t) => {
+        const song = songs.get(t.songId);
+        return song ? [{ position: t.position, added_at: t.addedAt.toISOString(), song }] : [];
+      }),
+    };
+  }
+
   return {
     /**
      * The playlists `userId` may see (their own and everyone's public ones), newest first;
@@ -280,26 +303,18 @@ export function createPlaylistsService({ playlists, songsByIds }: PlaylistsServi
     },
 
     async get(userId: string, id: string): Promise<PlaylistDetail> {
-      const row = await visible(userId, id);
-      const [tracks, ownerName] = await Promise.all([
-        playlists.tracks(id),
-        playlists.ownerDisplayName(row.userId),
-      ]);
-      const songs = new Map(
-        (await songsByIds(tracks.map((t) => t.songId))).map((song) => [song.id, song]),
-      );
-      return {
-        playlist: {
-          ...toSummary(row),
-          owner_display_name: ownerName,
-          is_owner: row.userId === userId,
-        },
-        // A song deleted between the two reads is left out (its track goes with it anyway).
-        tracks: tracks.flatMap((t) => {
-          const song = songs.get(t.songId);
-          return song ? [{ position: t.position, added_at: t.addedAt.toISOString(), song }] : [];
-        }),
-      };
+      return detail(await visible(userId, id), userId);
+    },
+
+    /**
+     * A public playlist, or `viewerId`'s own private one, for its share link; null for
+     * anything else (another's private playlist, none, an id that is no uuid).
+     */
+    async shared(viewerId: string | null, id: string): Promise<PlaylistDetail | null> {
+      if (!isUuid(id)) return null;
+      const row = await playlists.find(id.toLowerCase());
+      if (!row || (!row.isPublic && row.userId !== viewerId)) return null;
+      return detail(row, viewerId);
     },
 
     async update(userId: string, id: string, body: UpdatePlaylistBody): Promise<PlaylistSummary> {

@@ -66,7 +66,25 @@ export function createCoverSizes({ storage, log }: { storage: Storage; log: Log 
     return scaled;
   }
 
+  // Stored files never change under a key: their sizes may be kept (a bounded few).
+  const sizes = new Map<string, { width: number; height: number }>();
+  async function sizeOf(file: StoredFile): Promise<{ width: number; height: number }> {
+    const id = `${file.bucket}/${file.key}`;
+    const known = sizes.get(id);
+    if (known) return known;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.read(file.bucket, file.key))
+      chunks.push(chunk as Buffer);
+    const { default: sharp } = await import('sharp');
+    const { width, height } = await sharp(Buffer.concat(chunks)).metadata();
+    if (!width || !height) throw new Error(`no size in ${id}`);
+    if (sizes.size >= 1000) sizes.delete(sizes.keys().next().value!);
+    sizes.set(id, { width, height });
+    return { width, height };
+  }
+
   return {
+    sizeOf,
     /** The cover's copy scaled to `side`, made and stored on the first request for it. */
     async scaled(cover: StoredFile, side: number): Promise<StoredFile> {
       const scaled: StoredFile = { bucket: 'cover-art', key: scaledCoverKey(cover, side) };

@@ -146,7 +146,7 @@ export function createMediaReconciler(deps: {
         listed++;
         present.add(nameOf(key));
         if (referenced.has(nameOf(key))) continue;
-        if (bucket === 'cover-art' && derivedOfReferenced(key, referenced)) continue;
+        if (derivedOfReferenced(bucket, key, referenced)) continue;
         unreferencedCount++;
         if (unreferenced.length < MAX_CANDIDATES) unreferenced.push([bucket, key]);
       }
@@ -268,13 +268,17 @@ function nameOf(key: string): bigint {
 const named = (uuid: string, timestamp: string | undefined) =>
   timestamp === undefined ? prefix(uuid) : prefix(uuid) ^ BigInt(timestamp);
 
-// A cover's scaled copy (cover-sizes.ts): `<cover's uuid>/<side>.jpg`, a side of at most four
-// digits where an owned key's timestamp has thirteen.
-const DERIVED_COVER = /^([0-9a-f-]{36})\/[0-9]{1,4}\.jpg$/;
+// A cover's scaled copy (cover-sizes.ts): `<cover's uuid>/<side>.jpg`, and a rendition's
+// opening clip (audio-clips.ts): `<rendition's uuid>/<seconds>.webm`; at most four digits
+// where an owned key's timestamp has thirteen.
+const DERIVED: Partial<Record<Bucket, RegExp>> = {
+  'cover-art': /^([0-9a-f-]{36})\/[0-9]{1,4}\.jpg$/,
+  music: /^([0-9a-f-]{36})\/[0-9]{1,4}\.webm$/,
+};
 
-/** Whether `key` is a scaled copy of a cover some row still names (kept as long as it). */
-function derivedOfReferenced(key: string, referenced: NameSet): boolean {
-  const owner = DERIVED_COVER.exec(key)?.[1];
+/** Whether `key` is made from a file some row still names (kept as long as it). */
+function derivedOfReferenced(bucket: Bucket, key: string, referenced: NameSet): boolean {
+  const owner = DERIVED[bucket]?.exec(key)?.[1];
   return owner !== undefined && referenced.has(prefix(owner));
 }
 

@@ -15,6 +15,7 @@ import {
   type SendOutcome,
 } from './media.routes.ts';
 import { createCoverSizes, type StoredFile } from './cover-sizes.ts';
+import { createAudioClips, openingClipKey } from './audio-clips.ts';
 import { createMediaService, type MediaOffload, type MediaService } from './media.service.ts';
 import { createMediaReconciler, type MediaReconciler } from './media-reconciler.ts';
 import { createMediaReferencesRepository } from './media-references.repository.ts';
@@ -44,6 +45,16 @@ export type MediaModule = FeatureModule & {
    * made on the first request and kept in the cover-art bucket as long as the cover is.
    */
   scaledCover(cover: StoredFile, side: number): Promise<StoredFile>;
+  /** A stored image's pixel size (read once per file: keys never change their bytes). */
+  imageSize(image: StoredFile): Promise<{ width: number; height: number }>;
+  /**
+   * The first OPENING_CLIP_SECONDS of an Opus/WebM rendition, stream-copied on the first
+   * request (one ffmpeg run however many ask at once) and kept beside the rendition as long
+   * as a row names it: a song's preview for visitors.
+   */
+  openingClip(rendition: StoredFile): Promise<StoredFile>;
+  /** Files made from `file` on request (its opening clip), for its owner's delete to remove. */
+  derivedFilesOf(file: StoredFile): StoredFile[];
   /**
    * The route's answer to plain seeks under signed URLs, for app.ts to put in front of Fastify
    * (media.lane.ts); undefined unless Node sends the bytes from a store with small reads.
@@ -84,6 +95,7 @@ export function storedFileOf(url: string | null): StoredFile | null {
 
 export type { MediaOffload, SendOptions, SendOutcome, StoredFile };
 export { COVER_SIZE_MAX, COVER_SIZE_MIN } from './cover-sizes.ts';
+export { OPENING_CLIP_SECONDS } from './audio-clips.ts';
 
 /** Where an upload's bytes wait while they are checked; the reconciler sweeps what crashes leave. */
 export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'tmp');
@@ -117,10 +129,22 @@ export function createMediaModule(
     cdnUrl: settings.cdnUrl,
   });
   const covers = createCoverSizes({ storage: ctx.storage, log: ctx.log });
+  const clips = createAudioClips({
+    storage: ctx.storage,
+    ffmpeg: ctx.ffmpeg,
+    tempDir: settings.tempDir,
+    log: ctx.log,
+  });
   return {
     name: 'media',
     sendStored: storedFileSender({ storage: ctx.storage, media, offload: settings.offload }),
     scaledCover: covers.scaled,
+    imageSize: covers.sizeOf,
+    openingClip: clips.openingClip,
+    derivedFilesOf: (file) => {
+      const clip = openingClipKey(file);
+      return clip ? [clip] : [];
+    },
     lane: settings.offload === 'none' ? mediaLane({ storage: ctx.storage, media }) : undefined,
     plugin: mediaRoutes({ storage: ctx.storage, media, offload: settings.offload }),
     publicUrl: media.publicUrl,

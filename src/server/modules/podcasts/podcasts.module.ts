@@ -8,6 +8,7 @@ import {
   type PodcastShowDto,
 } from '../../../contracts/podcasts.contract.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
+import { isUuid } from '../../../core/uuid.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import {
   storedFileOf,
@@ -122,6 +123,8 @@ export type PodcastsModule = FeatureModule & {
    * that is not a stored file.
    */
   episodeAudio(episodeId: string): Promise<StoredAudio | null>;
+  /** An episode whose media is ready (what a link to it shows); null for any other or none. */
+  readyEpisode(episodeId: string): Promise<EpisodeListing | null>;
   /** The show's stored cover, of the show or of an episode's show (Subsonic's getCoverArt). */
   showCover(of: { podcastId: string } | { episodeId: string }): Promise<StoredFile | null>;
 };
@@ -235,6 +238,11 @@ export function createPodcastsModule(
             : [];
         }),
       };
+    },
+    async readyEpisode(episodeId) {
+      if (!isUuid(episodeId)) return null;
+      const row = await episodeRows.findById(episodeId.toLowerCase());
+      return row?.mediaStatus === 'ready' ? toListing(row) : null;
     },
     async showCover(of) {
       let podcastId: string;

@@ -1,3 +1,4 @@
+import { isUuid } from '../../../core/uuid.ts';
 import type { Db } from '../../db/client.ts';
 import type { FeatureModule, ModuleContext } from '../../module-context.ts';
 import type { NotificationsModule } from '../notifications/notifications.module.ts';
@@ -49,6 +50,17 @@ export type SocialModule = FeatureModule & {
   follow(followerId: string, userId: string): Promise<void>;
   /** Undoes a follow; idempotent. The same refusals as follow. */
   unfollow(followerId: string, userId: string): Promise<void>;
+  /** What a profile's link card shows (name, bio, avatar); null for no such profile. */
+  profileCard(userId: string): Promise<ProfileCard | null>;
+};
+
+/** A profile as a link to it shows it to anyone. */
+export type ProfileCard = {
+  displayName: string | null;
+  bio: string | null;
+  /** The stored `/media/…` path (avatars are public) or null. */
+  avatarUrl: string | null;
+  isArtist: boolean;
 };
 
 export function createSocialModule(
@@ -62,8 +74,9 @@ export function createSocialModule(
   },
 ): SocialModule {
   const db = ctx.database.db;
+  const profileRows = createProfilesRepository(db);
   const profiles = createProfilesService({
-    profiles: createProfilesRepository(db),
+    profiles: profileRows,
     storage: ctx.storage,
     clock: ctx.clock,
     log: ctx.log,
@@ -78,6 +91,19 @@ export function createSocialModule(
     name: 'social',
     follow: async (followerId, userId) => void (await follows.follow(followerId, userId)),
     unfollow: async (followerId, userId) => void (await follows.unfollow(followerId, userId)),
+    async profileCard(userId) {
+      if (!isUuid(userId)) return null;
+      const id = userId.toLowerCase();
+      const row = await profileRows.find(id, id);
+      return (
+        row && {
+          displayName: row.displayName,
+          bio: row.bio,
+          avatarUrl: row.avatarUrl,
+          isArtist: row.isArtist,
+        }
+      );
+    },
     plugin: async (app) => {
       for (const r of routes) await app.register(r, { prefix: '/api' });
     },

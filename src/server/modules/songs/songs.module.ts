@@ -94,7 +94,7 @@ export function createSongsModule(
     settings,
     crash,
   }: {
-    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir'>;
+    media: Pick<MediaModule, 'publicUrl' | 'registerJob' | 'tempDir' | 'derivedFilesOf'>;
     notifications: Pick<NotificationsModule, 'notifyFollowers'>;
     settings: SongsSettings;
     /** Where crash tests stop the process between an upload's or a media job's steps. */
@@ -125,6 +125,7 @@ export function createSongsModule(
     crash,
     media,
     enqueueMedia,
+    derivedFilesOf: mediaModule.derivedFilesOf,
     announceRelease: (artistId, { artist, title }, tx) =>
       notifications.notifyFollowers(
         artistId,

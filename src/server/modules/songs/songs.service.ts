@@ -45,6 +45,8 @@ export type SongsServiceDeps = {
   crash?: CrashPoint;
   /** The media pipeline's rows (renditions, status) and its job (docs/decisions/0014). */
   media: SongMediaRepository;
+  /** Files made from a stored one on request (a rendition's opening clip): the media module's. */
+  derivedFilesOf: (file: { bucket: Bucket; key: string }) => Array<{ bucket: Bucket; key: string }>;
   /** Enqueues the song's media job in `tx`, the transaction that writes its row. */
   enqueueMedia: (songId: string, tx: Tx) => Promise<unknown>;
   /** new_release to the artist's followers, in `tx` (the notifications module). */
@@ -347,7 +349,12 @@ export function createSongsService(deps: SongsServiceDeps) {
       if (row.fileKey) files.push(locateStored(row.fileKey, 'music'));
       if (row.coverArtKey) files.push(locateStored(row.coverArtKey, 'cover-art'));
       if (row.waveformKey) files.push(locateStored(row.waveformKey, 'music'));
-      for (const key of renditionKeys) files.push(locateStored(key, 'music'));
+      for (const key of renditionKeys) {
+        const [bucket, object] = locateStored(key, 'music');
+        files.push([bucket, object]);
+        // A preview clip made from it goes with it.
+        for (const d of deps.derivedFilesOf({ bucket, key: object })) files.push([d.bucket, d.key]);
+      }
       await discard(files);
     },
 

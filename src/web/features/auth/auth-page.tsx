@@ -1,9 +1,10 @@
 import { lazy, memo, Suspense, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { LoaderCircle } from 'lucide-react';
 import { signInProblem, signUpProblem } from '@/core/validation/auth.check.ts';
 import { useSession, useSignIn, useSignOut, useSignUp } from '@/web/session/use-session.ts';
+import { authTab, returnTo } from '@/web/session/return-to.ts';
 import { LoadingMessage } from '@/web/components/page-status.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Checkbox } from '@/web/components/ui/checkbox.tsx';
@@ -22,6 +23,9 @@ const ARTIST_LABEL = 'Request artist status (upload music & podcasts)';
 function SignInForm() {
   const signIn = useSignIn();
   const navigate = useNavigate();
+  // Back to the link that sent the visitor here (a shared playlist, a profile), else Home.
+  const { state, search } = useLocation();
+  const back = returnTo(state, search);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
@@ -36,7 +40,7 @@ function SignInForm() {
         // A second factor is owed: the page swaps to the challenge instead.
         if (res.aal === 'aal1' && res.next_aal === 'aal2') return;
         toast.success('Signed in successfully!');
-        navigate('/', { replace: true });
+        navigate(back, { replace: true });
       },
       (err: unknown) => serverErrorToast(err, 'Failed to sign in'),
     );
@@ -80,6 +84,8 @@ function SignInForm() {
 function SignUpForm() {
   const signUp = useSignUp();
   const navigate = useNavigate();
+  const { state, search } = useLocation();
+  const back = returnTo(state, search);
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -99,7 +105,7 @@ function SignUpForm() {
             ? 'Account created! Your artist request is pending admin approval.'
             : 'Account created successfully!',
         );
-        navigate('/', { replace: true });
+        navigate(back, { replace: true });
       },
       (err: unknown) => serverErrorToast(err, 'Failed to create account'),
     );
@@ -159,9 +165,9 @@ function SignUpForm() {
 }
 
 // memo: the page re-renders when the session probe answers; the forms don't need to.
-const GuestForms = memo(function GuestForms() {
+const GuestForms = memo(function GuestForms({ tab }: { tab: 'sign-in' | 'sign-up' }) {
   return (
-    <Tabs defaultValue="sign-in">
+    <Tabs defaultValue={tab}>
       <TabsList className="grid w-full grid-cols-2">
         <TabsTrigger value="sign-in">Sign In</TabsTrigger>
         <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
@@ -180,6 +186,7 @@ export default function AuthPage() {
   const { needsMfa } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  const { state, search } = useLocation();
 
   return (
     <AuthLayout
@@ -192,14 +199,14 @@ export default function AuthPage() {
           <MfaChallenge
             onVerified={() => {
               toast.success('Signed in successfully!');
-              navigate('/', { replace: true });
+              navigate(returnTo(state, search), { replace: true });
             }}
             onCancel={() => signOut.mutate()}
             cancelLabel="Sign out"
           />
         </Suspense>
       ) : (
-        <GuestForms />
+        <GuestForms tab={authTab(state, search)} />
       )}
     </AuthLayout>
   );

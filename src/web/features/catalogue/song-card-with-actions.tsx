@@ -4,6 +4,7 @@
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { SongCard, songCardMenuClass } from '@/web/components/song/song-card.tsx';
 import { AddToPlaylistButton, LikeButton } from '@/web/features/library/index.ts';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
 import { useSongPlayback } from '@/web/player/use-song-playback.ts';
 import { useSession } from '@/web/session/use-session.ts';
@@ -27,6 +28,8 @@ export function SongCardWithActions({ song }: { song: SongDto }) {
           <LikeButton songId={song.id} title={song.title} />
           <AddToPlaylistButton song={song} />
           {item && <AddToQueueButton item={item} />}
+          {/* A stored song has a page to link to; an external catalogue track has none. */}
+          {!song.source && <ShareButton look="icon" kind="song" id={song.id} title={song.title} />}
         </>
       }
       // The pipeline's state is the artist's business; listeners just play the song.

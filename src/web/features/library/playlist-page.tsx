@@ -10,6 +10,7 @@ import { LoadFailed } from '@/web/components/page-status.tsx';
 import { Button } from '@/web/components/ui/button.tsx';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { SongRowsSkeleton } from '@/web/components/song/song-row.tsx';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { usePlayerControls, type PlayerItem } from '@/web/player/use-player.ts';
@@ -175,6 +176,10 @@ function Playlist({ detail }: { detail: PlaylistDetail }) {
           <Play className="fill-current" aria-hidden="true" />
           Play All
         </Button>
+        {/* A private playlist has no link to give: its page answers nobody but the owner. */}
+        {playlist.is_public && (
+          <ShareButton kind="playlist" id={playlist.id} title={playlist.title} />
+        )}
         {playlist.is_owner && (
           <>
             <RegenerateMix playlistId={playlist.id} />

@@ -3,6 +3,7 @@
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
 import { useSongPlayback } from '@/web/player/use-song-playback.ts';
 import { SongRow, type SongRowProps } from '@/web/components/song/song-row.tsx';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { AddToPlaylistButton } from './add-to-playlist-button.tsx';
 
 export function SongRowWithActions({ song, actions, ...row }: Omit<SongRowProps, 'playback'>) {
@@ -17,6 +18,7 @@ export function SongRowWithActions({ song, actions, ...row }: Omit<SongRowProps,
           {/* Nothing for external catalogue tracks or signed-out visitors. */}
           <AddToPlaylistButton song={song} />
           {item && <AddToQueueButton item={item} />}
+          {!song.source && <ShareButton look="icon" kind="song" id={song.id} title={song.title} />}
           {actions}
         </>
       }

@@ -8,6 +8,7 @@ import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
 import { episodeToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
@@ -124,6 +125,15 @@ export function EpisodeRow({
         {canManage && <EpisodeMediaStatus episode={episode} />}
       </div>
       <AddToQueueButton item={item} className="mt-2" />
+      <ShareButton
+        look="icon"
+        kind="episode"
+        id={episode.id}
+        title={episode.title}
+        // The link opens the episode's show; saying which spares the page a search.
+        hint={{ show: episode.podcast_id }}
+        className="mt-2"
+      />
       {canManage && <DeleteEpisode episode={episode} />}
     </li>
   );

@@ -15,6 +15,7 @@ import { LoadFailed } from '@/web/components/page-status.tsx';
 import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { useSession } from '@/web/session/use-session.ts';
 import { isApiError } from '@/web/lib/api-client.ts';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { DeleteWithConfirm } from './delete-confirm.tsx';
 import {
   EPISODES_HEADING_ID,
@@ -178,6 +179,7 @@ function ShowHeader({ show }: { show: PodcastShowDto }) {
         )}
         <div className="flex flex-wrap items-center gap-3">
           <FeedLinks show={show} />
+          <ShareButton kind="show" id={show.id} title={show.title} className="h-8 px-3 text-xs" />
           <OwnerLinks show={show} />
         </div>
       </div>

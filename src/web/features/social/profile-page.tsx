@@ -17,6 +17,7 @@ import { LoadFailed } from '@/web/components/page-status.tsx';
 import { useSession } from '@/web/session/use-session.ts';
 import { SongCardSkeleton, songGridClass } from '@/web/components/song/song-card.tsx';
 import { SongCardWithActions } from '@/web/features/catalogue/index.ts';
+import { ShareButton } from '@/web/features/sharing/index.ts';
 import { TipButton, useTipReturn } from '@/web/features/tips/index.ts';
 import { ProfileEditForm } from './profile-edit-form.tsx';
 import { UserAvatar } from './user-avatar.tsx';
@@ -78,6 +79,7 @@ function ProfileHeader({ profile, viewerId }: { profile: ProfileDto; viewerId?: 
               <Pencil aria-hidden="true" />
               Edit Profile
             </Button>
+            <ShareButton kind="profile" id={profile.user_id} title={name} />
             {/* Two-step sign-in and passkeys live there. */}
             <Button asChild variant="outline">
               <Link to="/settings/security">
@@ -100,6 +102,7 @@ function ProfileHeader({ profile, viewerId }: { profile: ProfileDto; viewerId?: 
             {profile.is_artist && viewerId && (
               <TipButton artistId={profile.user_id} artistName={name} />
             )}
+            <ShareButton kind="profile" id={profile.user_id} title={name} />
           </div>
         )}
       </div>
