@@ -21,11 +21,16 @@ const EMBED_HTML =
   '<script type="module" src="/assets/embed-0123abcd.js"></script></head>' +
   '<body><div id="embed"></div></body></html>';
 
+const SONG_VISITOR_HTML =
+  '<!doctype html><html><head><title>Canto</title></head>' +
+  '<body><main id="song"></main></body></html>';
+
 /** A built web app: the SPA's page and the embed page, as `npm run build` lays them out. */
 function tinyWebDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-share-web-'));
   fs.writeFileSync(path.join(dir, 'index.html'), INDEX_HTML);
   fs.writeFileSync(path.join(dir, 'embed.html'), EMBED_HTML);
+  fs.writeFileSync(path.join(dir, 'song-visitor.html'), SONG_VISITOR_HTML);
   return dir;
 }
 
@@ -159,6 +164,28 @@ describe.each(dbKinds)('share pages on %s', (kind) => {
     const cover = await get(coverUrl);
     expect(cover.statusCode).toBe(200);
     expect(cover.headers['content-type']).toMatch(/^image\//);
+  });
+
+  it("gives a visitor the song's own small page with its data, a listener the app", async () => {
+    const visitor = (await get(`/song/${songId}`)).body;
+    expect(visitor).toContain('<main id="song">');
+    expect(visitor).not.toContain('<div id="root">');
+    const data = /<script type="application\/json" id="canto-embed-data">(.*?)<\/script>/.exec(
+      visitor,
+    );
+    const parsed = JSON.parse(data![1]!) as { kind: string; item: { full: boolean; song: any } };
+    expect(parsed.kind).toBe('song');
+    expect(parsed.item.full).toBe(false);
+    expect(parsed.item.song.id).toBe(songId);
+    expect(parsed.item.song.file_url).toBeNull();
+    const listener = await get(`/song/${songId}`, owner.headers);
+    expect(listener.statusCode).toBe(200);
+    expect(listener.body).toContain('<div id="root">');
+    expect(listener.body).not.toContain('<main id="song">');
+    // A song a link does not show: the visitor's page still answers 404, with no data.
+    const missing = await get(`/song/${processing}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('canto-embed-data');
   });
 
   it("gives a public playlist's page its card, and no page of a private one anything", async () => {

@@ -57,7 +57,7 @@ describe.each(dbKinds)('first-load hints in the page on %s', (kind) => {
     expect(modulePreloads(await page('/'))).toEqual(firstScreens['/']);
     expect(modulePreloads(await page('/auth'))).toEqual(firstScreens['/auth']);
     expect(modulePreloads(await page('/auth/?next=1'))).toEqual(firstScreens['/auth']);
-    expect(modulePreloads(await page('/profile/123'))).toEqual([]);
+    expect(modulePreloads(await page('/following'))).toEqual([]);
   });
 
   it('asks a visitor who is not signed in for the session only', async () => {

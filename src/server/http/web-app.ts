@@ -27,6 +27,9 @@ const FIRST_QUERIES: Record<string, readonly string[]> = {
   '/': [songsApi.home.path],
 };
 
+/** What a signed-out visitor of /song/{id} gets instead of the app (vite.config.ts LINK_PAGES). */
+const VISITOR_SONG_PAGE = 'song-visitor.html';
+
 /** Path → the screen's script files the build wrote (vite.config.ts, first-screens.json). */
 type FirstScreens = Record<string, readonly string[]>;
 
@@ -100,6 +103,7 @@ export function registerWebApp(
 ) {
   const hasBuild = fs.existsSync(path.join(webDir, 'index.html'));
   const screens = hasBuild ? readFirstScreens(webDir) : {};
+  const hasVisitorSongPage = fs.existsSync(path.join(webDir, VISITOR_SONG_PAGE));
   if (hasBuild) {
     app.register(fastifyStatic, {
       root: webDir,
@@ -120,9 +124,15 @@ export function registerWebApp(
   }
 
   async function page(request: FastifyRequest): Promise<{ status: number; html: string }> {
-    let html = await fs.promises.readFile(path.join(webDir, 'index.html'), 'utf8');
     const pathname = request.url.split('?')[0]!;
     const viewer = request.principal;
+    const signedIn = viewer !== null && !needsStepUp(viewer.aal, viewer.hasVerifiedFactor);
+    // A visitor's shared song is a small page of its own, not the whole app (ADR 0035).
+    const visitorSong = !signedIn && hasVisitorSongPage && /^\/song\/[^/]+\/?$/.test(pathname);
+    let html = await fs.promises.readFile(
+      path.join(webDir, visitorSong ? VISITOR_SONG_PAGE : 'index.html'),
+      'utf8',
+    );
     let status = 200;
     let extra = '';
     const found = await pageHead?.(pathname, viewer).catch((error: unknown) => {
@@ -140,8 +150,7 @@ export function registerWebApp(
     }
     const at = html.indexOf('</head>');
     if (at < 0) return { status, html };
-    const signedIn = viewer !== null && !needsStepUp(viewer.aal, viewer.hasVerifiedFactor);
-    const hints = firstLoadHints(pathname, signedIn, screens);
+    const hints = visitorSong ? [] : firstLoadHints(pathname, signedIn, screens);
     return { status, html: `${html.slice(0, at)}${extra}${hints.join('')}${html.slice(at)}` };
   }
 

@@ -180,7 +180,10 @@ export function createSharePages(deps: SharePagesDeps) {
     switch (kind) {
       case 'song': {
         const song = await shown(() => sharing.song(id, null));
-        return song && songHead(song);
+        if (!song) return null;
+        // The visitor's page (song-visitor.html) renders from this at once, without a fetch.
+        const data = { kind: 'song', item: song, canonicalUrl: canonical('song', song.song.id) };
+        return `${songHead(song)}<script type="application/json" id="${EMBED_DATA_ID}">${scriptJson(data)}</script>`;
       }
       case 'playlist': {
         const playlist = await shown(() => sharing.playlist(id, null));
