@@ -5,9 +5,7 @@
  *     slow 4G, its defaults; fresh profile) on a song's page /song/{id}, signed out:
  *     performance score and Largest Contentful Paint. Baseline: a static HTML page scored the
  *     same way in the same run (the one web.bench.ts uses). Targets: score ≥ 90, LCP < 2 s.
- *     And the same for the visitor's own document, dist/web/song-visitor.html (a plain-DOM page,
- *     no app): the app's server does not serve it yet, so a proxy in front of it answers
- *     /song/{id} with that file and passes everything else through.
+ *     A visitor gets dist/web/song-visitor.html with the song written in (ADR 0035).
  *  2. The embed page's JavaScript (dist/web/embed.html's module script and preloads), KB gzip.
  *     Baseline: the app's own initial JavaScript (index.html's), same build. Target: < 50 KB.
  *
@@ -78,42 +76,6 @@ async function lighthouse(url: string): Promise<{ score: number; lcpMs: number }
   }
 }
 
-/**
- * In front of the app: /song/{id} answers dist/web/song-visitor.html, everything else is the
- * app's own answer.
- */
-async function visitorDocumentProxy(target: string): Promise<http.Server> {
-  const html = fs.readFileSync(path.join(webDir, 'song-visitor.html'));
-  const upstream = new URL(target);
-  const proxy = http.createServer((req, res) => {
-    if (req.method === 'GET' && /^\/song\/[^/?]+(\?|$)/.test(req.url ?? '')) {
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-cache',
-      });
-      res.end(html);
-      return;
-    }
-    const out = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return proxy;
-}
-
 async function uploadSong(url: string, token: string): Promise<string> {
   const samples = new Float32Array(20 * 22_050);
   for (let i = 0; i < samples.length; i++)
@@ -161,7 +123,6 @@ export async function sharePageBench(options: { log?: Log } = {}): Promise<Bench
   const rows: BenchRow[] = [];
   let server: Server | undefined;
   let bare: http.Server | undefined;
-  let proxy: http.Server | undefined;
   try {
     ensureProductionBuild();
 
@@ -236,29 +197,6 @@ export async function sharePageBench(options: { log?: Log } = {}): Promise<Bench
           },
         ),
       );
-      proxy = await visitorDocumentProxy(server.url);
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-      log('  Lighthouse: /song/{id} as song-visitor.html…');
-      const own = await lighthouse(`${proxyUrl}/song/${id}`);
-      log(`  visitor document: score ${own.score}, LCP ${Math.round(own.lcpMs)} ms`);
-      rows.push(
-        row(
-          'Lighthouse of /song/{id} as song-visitor.html (mobile)',
-          own.score,
-          baseline.score,
-          'higher',
-          {
-            unit: 'score',
-            baselineName: 'static HTML page',
-            target: { text: `≥ ${TARGET_SCORE}`, met: own.score >= TARGET_SCORE },
-          },
-        ),
-        row('LCP of /song/{id} as song-visitor.html (mobile)', own.lcpMs, baseline.lcpMs, 'lower', {
-          unit: 'ms',
-          baselineName: 'static HTML page',
-          target: { text: `< ${TARGET_LCP_MS} ms`, met: own.lcpMs < TARGET_LCP_MS },
-        }),
-      );
     } catch (error) {
       log(`  Lighthouse failed: ${(error as Error).message}`);
       rows.push(
@@ -271,7 +209,6 @@ export async function sharePageBench(options: { log?: Log } = {}): Promise<Bench
     return rows;
   } finally {
     bare?.close();
-    proxy?.close();
     await server?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
