@@ -291,13 +291,9 @@ test("the visitor's own song document, then signed in the whole song in the app"
   const visitor = await visitorPage(browser, baseURL);
   try {
     const v = visitor.page;
-    // The song page as its own small document (dist/web/song-visitor.html), as the server
-    // would answer a visitor's /song/{id} with it.
-    const documentUrl = `${baseURL}/song/${songId}`;
-    await v.route(documentUrl, (route) =>
-      route.fulfill({ path: 'dist/web/song-visitor.html', contentType: 'text/html' }),
-    );
-    await v.goto(documentUrl);
+    // A visitor's /song/{id} is its own small document (song-visitor.html), not the app.
+    await v.goto(`${baseURL}/song/${songId}`);
+    await expect(v.locator('#root')).toHaveCount(0);
     await expect(v.getByRole('heading', { level: 1, name: SONG })).toBeVisible();
     await expect(v.getByRole('img', { name: `Cover of ${SONG}` })).toBeVisible();
     await expect(v.getByText(/E2E Artist · Ambient · 1:00/)).toBeVisible();
@@ -312,7 +308,6 @@ test("the visitor's own song document, then signed in the whole song in the app"
     await v.getByRole('button', { name: 'Pause', exact: true }).click();
 
     // Sign in from the page, and come back to the song inside the app.
-    await v.unroute(documentUrl);
     await v.getByRole('link', { name: 'Sign in' }).click();
     await expect(v).toHaveURL(/\/auth\?next=%2Fsong%2F/);
     const { email, password } = sharedListener();
