@@ -54,6 +54,63 @@ export function createPlaysRepository(db: Db) {
     },
 
     /**
+     * A play heard offline, under the id the device gave it: written once with its song's
+     * entry in play_count_deltas, in ONE statement; the same id again writes nothing. Answers
+     * whether this call wrote it and whether the id is the caller's play of this item (false:
+     * another user's or another item's, nothing written); null when the song or episode does
+     * not exist. The heard time is then raised by `progress`.
+     */
+    async recordOffline(
+      userId: string,
+      playId: string,
+      item: { songId: string } | { episodeId: string },
+      playedAt: Date,
+    ): Promise<{ recorded: boolean; same: boolean } | null> {
+      const songId = 'songId' in item ? item.songId : null;
+      const episodeId = 'episodeId' in item ? item.episodeId : null;
+      try {
+        const [row] = await queryRows<{ recorded: number; same: number }>(
+          db,
+          sql`
+          with play as (
+            insert into stream_analytics (id, user_id, song_id, podcast_episode_id, played_at)
+            values (${playId}, ${userId}, ${songId}::uuid, ${episodeId}::uuid,
+              ${playedAt.toISOString()}::timestamptz)
+            on conflict (id) do nothing
+            returning id, song_id
+          ), counted as (
+            insert into play_count_deltas (song_id) select song_id from play where song_id is not null
+          ), existing as (
+            select 1 from stream_analytics
+            where id = ${playId} and user_id = ${userId}
+              and song_id is not distinct from ${songId}::uuid
+              and podcast_episode_id is not distinct from ${episodeId}::uuid
+          )
+          select (select count(*) from play)::int as recorded,
+            (select count(*) from existing)::int as same
+          from ${ASYNC_COMMIT}`,
+        );
+        if (!row) return null;
+        const recorded = Number(row.recorded) > 0;
+        if (recorded || Number(row.same) > 0) return { recorded, same: true };
+        // The same id sent concurrently: the other request's row committed after this
+        // statement's snapshot was taken, so it is looked for again in a fresh one.
+        const [again] = await queryRows<{ same: boolean }>(
+          db,
+          sql`select exists (
+            select 1 from stream_analytics
+            where id = ${playId} and user_id = ${userId}
+              and song_id is not distinct from ${songId}::uuid
+              and podcast_episode_id is not distinct from ${episodeId}::uuid) as same`,
+        );
+        return { recorded: false, same: again?.same === true };
+      } catch (error) {
+        if (isSqlState(error, '23503')) return null;
+        throw error;
+      }
+    },
+
+    /**
      * Plays a Subsonic app reports afterwards (scrobbles), each finished and heard for its
      * song's whole duration, starting at its own time; all or nothing in ONE statement. Null
      * when a song does not exist (nothing written). The same (listener, song, start) again is
