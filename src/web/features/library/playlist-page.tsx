@@ -13,6 +13,7 @@ import { CoverArt } from '@/web/components/song/cover-art.tsx';
 import { SongRowsSkeleton } from '@/web/components/song/song-row.tsx';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { usePlayerControls, type PlayerItem } from '@/web/player/use-player.ts';
+import { DownloadPlaylistButton } from '@/web/features/downloads/index.ts';
 import { trackCountLabel } from './add-to-playlist-dialog.tsx';
 import { DeletePlaylistDialog } from './delete-playlist-dialog.tsx';
 import { PlaylistEditDialog } from './playlist-edit-dialog.tsx';
@@ -175,6 +176,7 @@ function Playlist({ detail }: { detail: PlaylistDetail }) {
           <Play className="fill-current" aria-hidden="true" />
           Play All
         </Button>
+        <DownloadPlaylistButton songs={tracks.map((t) => t.song)} title={playlist.title} />
         {playlist.is_owner && (
           <>
             <RegenerateMix playlistId={playlist.id} />

@@ -8,6 +8,7 @@ import type { EpisodeDto } from '@/contracts/podcasts.contract.ts';
 import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
+import { DownloadEpisodeButton } from '@/web/features/downloads/index.ts';
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
 import { episodeToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
@@ -124,6 +125,7 @@ export function EpisodeRow({
         {canManage && <EpisodeMediaStatus episode={episode} />}
       </div>
       <AddToQueueButton item={item} className="mt-2" />
+      <DownloadEpisodeButton episode={episode} className="mt-2" />
       {canManage && <DeleteEpisode episode={episode} />}
     </li>
   );
