@@ -62,7 +62,8 @@ function RowDownloadButton({
     <button
       type="button"
       aria-label={label}
-      aria-disabled={!canDownload || state !== 'idle' ? 'true' : undefined}
+      // Not disabled for a free listener: the click says why (the title describes it too).
+      aria-disabled={canDownload && state !== 'idle' ? 'true' : undefined}
       aria-busy={state === 'pending' || undefined}
       title={
         canDownload
@@ -125,30 +126,34 @@ export function DownloadPlaylistButton({
   const run = useDownloadAction();
   const explain = usePremiumExplainer();
   return (
-    <Button
-      variant="outline"
-      aria-disabled={!canDownload || sources.length === 0 || state !== 'idle' ? 'true' : undefined}
-      aria-busy={state === 'pending' || undefined}
-      aria-describedby={canDownload ? undefined : 'download-premium-note'}
-      className={cn(!canDownload && 'opacity-60')}
-      onClick={() => {
-        if (!canDownload) return explain();
-        if (state === 'idle' && sources.length > 0) void run(sources, title);
-      }}
-    >
-      {state === 'pending' ? (
-        <Loader2 className="animate-spin" aria-hidden="true" />
-      ) : state === 'done' ? (
-        <Check aria-hidden="true" />
-      ) : (
-        <Download aria-hidden="true" />
-      )}
-      {state === 'done' ? 'Downloaded' : 'Download'}
+    <>
+      <Button
+        variant="outline"
+        aria-disabled={
+          canDownload && (sources.length === 0 || state !== 'idle') ? 'true' : undefined
+        }
+        aria-busy={state === 'pending' || undefined}
+        aria-describedby={canDownload ? undefined : 'download-premium-note'}
+        className={cn(!canDownload && 'opacity-60')}
+        onClick={() => {
+          if (!canDownload) return explain();
+          if (state === 'idle' && sources.length > 0) void run(sources, title);
+        }}
+      >
+        {state === 'pending' ? (
+          <Loader2 className="animate-spin" aria-hidden="true" />
+        ) : state === 'done' ? (
+          <Check aria-hidden="true" />
+        ) : (
+          <Download aria-hidden="true" />
+        )}
+        {state === 'done' ? 'Downloaded' : 'Download'}
+      </Button>
       {!canDownload && (
         <span id="download-premium-note" className="sr-only">
-          Premium feature
+          Offline downloads are a Premium feature
         </span>
       )}
-    </Button>
+    </>
   );
 }
