@@ -25,6 +25,7 @@ const ORDER = [
   'transcode',
   'uploads',
   'playback',
+  'offline',
   'streaming',
   'catalogue',
   'listening',

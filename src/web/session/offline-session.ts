@@ -1,5 +1,5 @@
 // The last session the server confirmed, kept on the device so the installed app opens with
-// the network off (its downloads play; every request the server answers is still checked
+// the server out of reach (its downloads play; every request the server answers is still checked
 // there). Forgotten when the server says signed out, or on sign-out.
 import type { SessionInfo } from '@/contracts/auth.contract.ts';
 
@@ -14,9 +14,11 @@ export function rememberSession(session: SessionInfo | null): void {
   }
 }
 
-/** The remembered session while the browser is offline, else null. */
+/**
+ * The remembered session, for when the server cannot be reached (navigator.onLine is not
+ * trusted: a network that is up but leads nowhere says online).
+ */
 export function offlineSession(): SessionInfo | null {
-  if (typeof navigator === 'undefined' || navigator.onLine) return null;
   try {
     const stored = localStorage.getItem(KEY);
     return stored ? (JSON.parse(stored) as SessionInfo) : null;
