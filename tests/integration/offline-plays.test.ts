@@ -12,11 +12,16 @@ import { makeUser, rows, type TestUser } from './songs-helpers.ts';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-async function seedSong(ctx: TestContext, durationMs = 100_000): Promise<string> {
+async function seedSong(
+  ctx: TestContext,
+  durationMs = 100_000,
+  artistId: string | null = null,
+): Promise<string> {
   const [row] = await rows<{ id: string }>(
     ctx,
-    sql`insert into songs (title, file_url, duration_ms)
-        values ('Offline', ${`/media/music/seed-${crypto.randomUUID()}.wav`}, ${durationMs})
+    sql`insert into songs (title, file_url, duration_ms, artist_id)
+        values ('Offline', ${`/media/music/seed-${crypto.randomUUID()}.wav`}, ${durationMs},
+          ${artistId}::uuid)
         returning id`,
   );
   return row!.id;
@@ -91,6 +96,39 @@ describe.each(dbKinds)('plays recorded offline on %s', (kind) => {
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     expect(answers.filter((a) => a.json().recorded)).toHaveLength(1);
     expect(await playCount(ctx, song)).toBe(1);
+  });
+
+  it('a play in an artist’s day the dashboard already counted is added to that day, once', async () => {
+    const artist = await makeUser(ctx, 'artist', 'Offline Artist');
+    const song = await seedSong(ctx, 100_000, artist.userId);
+    const day = new Date(ctx.clock.now().getTime() - 2 * DAY).toISOString().slice(0, 10);
+    await ctx.db.database.db.execute(
+      sql`insert into artist_daily_analytics
+            (artist_id, analytics_date, total_streams, unique_listeners, listened_ms, updated_at)
+          values (${artist.userId}, ${day}::date, 1, 1, 1000, now())`,
+    );
+    const dayRow = async () => {
+      const [r] = await rows<{ s: number; u: number; ms: number }>(
+        ctx,
+        sql`select total_streams as s, unique_listeners as u, listened_ms as ms
+            from artist_daily_analytics
+            where artist_id = ${artist.userId} and analytics_date = ${day}::date`,
+      );
+      return [Number(r!.s), Number(r!.u), Number(r!.ms)];
+    };
+    const body = { song_id: song, started_at: `${day}T08:00:00.000Z`, listened_ms: 60_000 };
+    const id = crypto.randomUUID();
+    expect((await send(id, body)).statusCode).toBe(200);
+    expect((await send(id, body)).statusCode).toBe(200);
+    expect(await dayRow()).toEqual([2, 2, 61_000]);
+    // The same listener again that day: one more stream, no new listener.
+    const later = { ...body, started_at: `${day}T09:00:00.000Z`, listened_ms: 500_000 };
+    expect((await send(crypto.randomUUID(), later)).json()).toMatchObject({
+      listened_ms: 100_000,
+      completed: true,
+      recorded: true,
+    });
+    expect(await dayRow()).toEqual([3, 2, 161_000]);
   });
 
   it('refuses bad input with a 4xx and writes nothing', async () => {

@@ -88,7 +88,14 @@ export function createListeningService({
         throw new AppError(ErrorCode.validation, listeningMessages.playTooOld);
       }
       const item = 'song_id' in body ? { songId: body.song_id } : { episodeId: body.episode_id };
-      const written = await plays.recordOffline(userId, playId, item, startedAt);
+      const written = await plays.recordOffline(
+        userId,
+        playId,
+        item,
+        startedAt,
+        body.listened_ms,
+        COMPLETED_PERCENT,
+      );
       if (!written) {
         throw 'song_id' in body
           ? new AppError(ErrorCode.songNotFound, 'Song not found')
