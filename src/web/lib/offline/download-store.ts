@@ -140,6 +140,10 @@ export async function downloadItem(
       metaKey(source.kind, source.id),
       new Response(JSON.stringify(entry), { headers: { 'content-type': 'application/json' } }),
     );
+    // Another tab sweeping half-written items may have taken the file meanwhile.
+    if (!(await cache.match(audioKey(source.kind, source.id)))) {
+      throw new DownloadError('unavailable', `“${source.title}” could not be downloaded.`);
+    }
   } catch (e) {
     await removeItem(source.kind, source.id, io.caches);
     if (isQuotaError(e)) throw new DownloadError('quota', quotaMessage(source.title));
