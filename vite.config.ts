@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -137,11 +138,51 @@ function firstScreens(screens: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * The installable app (docs/decisions/0036-offline-downloads.md): the manifest, and the service
+ * worker src/web/sw.ts, into which the build writes the shell's files to precache. main.tsx
+ * registers it in production builds; the server sends sw.js uncached.
+ */
+const pwa = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: '.',
+  filename: 'sw.ts',
+  injectRegister: false,
+  manifest: {
+    id: '/',
+    name: 'Canto',
+    short_name: 'Canto',
+    description: 'Stream music and podcasts, discover artists, and share your sound.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    // index.html's theme-color and the dark theme's background (styles.css).
+    theme_color: '#0b0a10',
+    background_color: '#0b0a10',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      {
+        src: '/icons/icon-maskable-512.png',
+        sizes: '512x512',
+        type: 'image/png',
+        purpose: 'maskable',
+      },
+    ],
+  },
+  injectManifest: {
+    // The shell: scripts, styles, fonts, the page and its images; not the .br/.gz twins.
+    globPatterns: ['**/*.{js,css,html,svg,png,jpg,woff2}'],
+    globIgnores: ['**/*.br', '**/*.gz', 'sw.js', 'icons/**'],
+    maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+  },
+});
+
 // The web app lives in src/web; the build lands in dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), firstScreens(FIRST_SCREENS), embedPage(), precompress()],
+  plugins: [react(), tailwindcss(), firstScreens(FIRST_SCREENS), embedPage(), pwa, precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: '../../dist/web',

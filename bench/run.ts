@@ -27,6 +27,7 @@ const ORDER = [
   'transcode',
   'uploads',
   'playback',
+  'offline',
   'streaming',
   'catalogue',
   'listening',

@@ -41,6 +41,27 @@ export const playProgress = z.object({
 });
 export type PlayProgress = z.infer<typeof playProgress>;
 
+/**
+ * PUT /api/offline-plays/{id}: a play heard while offline, sent afterwards under the id the
+ * device gave it; sent again (an answer lost), it is the same play, counted once.
+ */
+const offlinePlayFields = {
+  started_at: z.iso.datetime({ offset: true }).describe('when the play started (ISO timestamp)'),
+  listened_ms: playProgressBody.shape.listened_ms,
+};
+export const offlinePlayBody = z.union([
+  z.strictObject({ song_id: z.uuid(), ...offlinePlayFields }),
+  z.strictObject({ episode_id: z.uuid(), ...offlinePlayFields }),
+]);
+export type OfflinePlayBody = z.infer<typeof offlinePlayBody>;
+
+export const offlinePlayRecorded = playProgress.extend({
+  recorded: z
+    .boolean()
+    .describe('true when this request recorded the play, false when it was already'),
+});
+export type OfflinePlayRecorded = z.infer<typeof offlinePlayRecorded>;
+
 const playedItem = {
   play_id: z.uuid(),
   played_at: z.string().describe('ISO timestamp'),

@@ -72,6 +72,7 @@ const RecentlyPlayedPage = lazyScreen(
 const RecommendationsPage = lazyScreen(
   () => import('./features/recommendations/recommendations-page.tsx'),
 );
+const DownloadsPage = lazyScreen(() => import('./features/downloads/downloads-page.tsx'));
 const StatsPage = lazyScreen(() => import('./features/listening/stats-page.tsx'));
 const DashboardPage = lazyScreen(() => import('./features/dashboard/dashboard-page.tsx'));
 const ArtistRevenuePage = lazyScreen(
@@ -172,6 +173,7 @@ const routes: RouteObject[] = [
       screen('episode/:id', screens.podcasts, EpisodeLinkPage),
       screen('liked', screens.liked, LikedSongsPage),
       screen('recently-played', screens.recentlyPlayed, RecentlyPlayedPage),
+      screen('downloads', screens.downloads, DownloadsPage),
       screen('stats', screens.stats, StatsPage),
       screen('recommendations', screens.recommendations, RecommendationsPage),
       screen('premium', screens.premium, PremiumPage),

@@ -83,7 +83,7 @@ test("a failing create-checkout shows 'Failed to start checkout' and leaves no t
   await page.goto('/premium');
   const plan = page.getByRole('region', { name: 'Canto Premium' });
   await expect(plan.getByTestId('premium-price')).toHaveText('$9.99 per month');
-  for (const benefit of ['No ads', 'Unlimited skips', 'AI music companion'])
+  for (const benefit of ['No ads', 'Unlimited skips', 'AI music companion', 'Offline downloads'])
     await expect(plan.getByRole('list', { name: 'What Premium gives' })).toContainText(benefit);
   await expect(plan.getByText('Test mode', { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Premium subscriber' })).toHaveCount(0);

@@ -21,6 +21,7 @@ const listenerEntries = [
   'AI Music',
   'Liked Songs',
   'Recently Played',
+  'Downloads',
   'Your Stats',
 ];
 

@@ -440,4 +440,30 @@ describe.each(dbKinds)('scrobbling on %s', (kind) => {
       'the phone play scrobbled',
     );
   });
+
+  it('a play heard offline and sent twice is scrobbled once, at the time it was heard', async () => {
+    const { user, lbName } = await listener('Plane');
+    const songId = await seedSong(ctx, 'Plane Song', 150_000);
+    const playId = crypto.randomUUID();
+    const startedAt = new Date(ctx.clock.now().getTime() - 7_200_000).toISOString();
+    for (let i = 0; i < 2; i++) {
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/offline-plays/${playId}`,
+        headers: user.headers,
+        payload: { song_id: songId, started_at: startedAt, listened_ms: 150_000 },
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+    await until(
+      async () => scrobblesOf(lbName, startedAt).length > 0,
+      'the offline play scrobbled',
+    );
+    await until(
+      async () => (await deliveries(playId)).every((d) => d.state === 'sent'),
+      'the delivery marked sent',
+    );
+    expect(await deliveries(playId)).toEqual([{ service: 'listenbrainz', state: 'sent' }]);
+    expect(scrobblesOf(lbName, startedAt)).toHaveLength(1);
+  });
 });

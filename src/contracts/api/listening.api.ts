@@ -1,4 +1,6 @@
 import {
+  offlinePlayBody,
+  offlinePlayRecorded,
   playIdParams,
   playProgress,
   playProgressBody,
@@ -23,6 +25,13 @@ export const listeningApi = {
     params: playIdParams,
     body: playProgressBody,
     response: playProgress,
+  }),
+  offlinePlay: defineRoute({
+    method: 'PUT',
+    path: '/api/offline-plays/:id',
+    params: playIdParams,
+    body: offlinePlayBody,
+    response: offlinePlayRecorded,
   }),
   recentlyPlayed: defineRoute({
     method: 'GET',

@@ -10,6 +10,11 @@ export const PREMIUM_BENEFITS = [
   { title: 'No ads', detail: 'Listen without the advertisement card or ad audio.' },
   { title: 'Unlimited skips', detail: 'Free listeners may skip 2 times per hour.' },
   { title: 'AI music companion', detail: 'Talk to a voice assistant that finds music for you.' },
+  // The spec marked it coming soon; it is here now (docs/decisions/0036-offline-downloads.md).
+  {
+    title: 'Offline downloads',
+    detail: 'Download songs, playlists and episodes and play them without a connection.',
+  },
 ] as const;
 
 /** How long a local test-mode checkout link stays valid. */

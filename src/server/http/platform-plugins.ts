@@ -76,7 +76,8 @@ export async function registerPlatformPlugins(
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...mediaOrigins],
         mediaSrc: ["'self'", 'blob:', 'https:', ...mediaOrigins],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // Media origins: a download fetches the file to store it (docs/decisions/0036).
+        connectSrc: ["'self'", 'ws:', 'wss:', ...mediaOrigins],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

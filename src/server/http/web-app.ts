@@ -116,7 +116,9 @@ export function registerWebApp(
         // Hashed assets never change; index.html must always be revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header('cache-control', 'public, max-age=31536000, immutable');
-        } else if (/index\.html(\.br|\.gz)?$/.test(filePath)) {
+        } else if (/(index\.html|sw\.js|manifest\.webmanifest)(\.br|\.gz)?$/.test(filePath)) {
+          // The service worker and the manifest are checked on every load, so a deploy's
+          // shell reaches installed apps at their next start (docs/decisions/0036).
           reply.header('cache-control', 'no-cache');
         }
       },

@@ -59,3 +59,15 @@ describe('trackOf', () => {
     });
   });
 });
+
+describe('trackOf with downloads', () => {
+  it('plays the downloaded copy when there is one, with the song’s gain', () => {
+    const track = trackOf(song, settings({ downloaded: () => '/offline/song/s1/audio' }));
+    expect(track.url).toBe('/offline/song/s1/audio');
+    expect(track.gain).toBe(trackOf(song, settings()).gain);
+  });
+
+  it('streams as before when the item is not downloaded (or may not play: a lapse)', () => {
+    expect(trackOf(song, settings({ downloaded: () => null })).url).toBe('/r/s1-160.webm');
+  });
+});

@@ -14,16 +14,23 @@ export interface TrackSettings {
   rate: number;
   /** The browser's answer for a MIME type ('', 'maybe', 'probably'). */
   canPlayType(mime: string): string;
+  /**
+   * The item's downloaded copy, when it is on the device and may play (a subscriber's):
+   * played in place of the network's, online too, so it starts at once and works offline.
+   */
+  downloaded?(item: PlayerItem): string | null;
 }
 
 export function trackOf(item: PlayerItem, settings: TrackSettings): EngineTrack {
-  const url = item.media
-    ? chooseAudioSource(
-        item.media,
-        settings.quality,
-        (mime) => settings.canPlayType(mime) as CanPlay,
-      ).url
-    : item.audioUrl;
+  const url =
+    settings.downloaded?.(item) ??
+    (item.media
+      ? chooseAudioSource(
+          item.media,
+          settings.quality,
+          (mime) => settings.canPlayType(mime) as CanPlay,
+        ).url
+      : item.audioUrl);
   return {
     id: item.id,
     url,

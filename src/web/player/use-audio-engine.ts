@@ -10,6 +10,7 @@ import type { PlayerEvent, PlayerState } from '@/core/player/player-machine.ts';
 import { api } from '@/web/lib/api-client.ts';
 import { AudioEngine } from './audio-engine.ts';
 import { trackOf } from './engine-track.ts';
+import { useDownloadedSource } from './use-downloaded-source.ts';
 import type { EpisodeProgressReporter } from './episode-progress.ts';
 import { FreshMedia, type MediaFetch } from './fresh-media.ts';
 import { useNormalizationSetting } from './normalization-setting.ts';
@@ -56,8 +57,9 @@ export function useAudioEngine(
   const playbackRate = usePlaybackRateSetting();
   const { playing, volume, muted, queue, repeat, playId } = state;
   const current = state.current as PlayerItem | null;
-  const settings = useRef({ quality, normalization, playbackRate });
-  settings.current = { quality, normalization, playbackRate };
+  const downloaded = useDownloadedSource();
+  const settings = useRef({ quality, normalization, playbackRate, downloaded });
+  settings.current = { quality, normalization, playbackRate, downloaded };
 
   useEffect(() => {
     const host = hostRef.current;
@@ -118,9 +120,10 @@ export function useAudioEngine(
       normalization,
       rate: playbackRate,
       canPlayType: (m) => engine.canPlayType(m),
+      downloaded,
     });
     engine.show(track, playId, points.of(playId));
-  }, [current, playId, quality, normalization, playbackRate, refreshed, fresh, points]);
+  }, [current, playId, quality, normalization, playbackRate, refreshed, fresh, points, downloaded]);
 
   // Play or pause as the machine wants.
   useEffect(() => {
@@ -147,10 +150,11 @@ export function useAudioEngine(
             normalization,
             rate: playbackRate,
             canPlayType: (m) => engine.canPlayType(m),
+            downloaded,
           })
         : null,
     );
-  }, [upNext, playId, quality, normalization, playbackRate, refreshed, fresh]);
+  }, [upNext, playId, quality, normalization, playbackRate, refreshed, fresh, downloaded]);
 
   const prime = useCallback(
     (item: PlayerItem, startId: number) => {
@@ -162,6 +166,7 @@ export function useAudioEngine(
         normalization: n,
         rate,
         canPlayType: (m) => engine.canPlayType(m),
+        downloaded: settings.current.downloaded,
       });
       engine.show(track, startId, points.of(startId));
       engine.play();

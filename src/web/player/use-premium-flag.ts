@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import type { PlayerEvent } from '@/core/player/player-machine.ts';
 import { useSubscription } from '@/web/session/use-subscription.ts';
 import { PremiumFlag, skipLimitToast } from './premium-flag.ts';
+import { useDownloadsEntitlement } from './use-downloads-entitlement.ts';
 
 /** Spec §4: the skip counter's reset is checked every 60 s. */
 const SKIP_CLOCK_MS = 60_000;
@@ -13,6 +14,7 @@ const SKIP_CLOCK_MS = 60_000;
 export function usePremiumFlag(dispatch: Dispatch<PlayerEvent>, skipBlockedAt: number | null) {
   const [flag] = useState(() => new PremiumFlag(dispatch));
   const subscription = useSubscription();
+  useDownloadsEntitlement();
   const subscribed = subscription.data?.subscribed;
   const error = subscription.isError ? subscription.error : null;
   useEffect(() => flag.follow({ subscribed, error }), [flag, subscribed, error]);

@@ -15,6 +15,7 @@ import type {
   SignUpBody,
 } from '@/contracts/auth.contract.ts';
 import { authApi } from '@/contracts/api/auth.api.ts';
+import { offlineSession, rememberSession } from './offline-session.ts';
 import {
   api,
   isApiError,
@@ -27,9 +28,17 @@ export const sessionKey = ['auth', 'session'] as const;
 
 async function fetchSession(): Promise<SessionInfo | null> {
   try {
-    return await api(authApi.session);
+    const session = await api(authApi.session);
+    rememberSession(session);
+    return session;
   } catch (e) {
-    if (isApiError(e) && e.status === 401) return null;
+    if (isApiError(e) && e.status === 401) {
+      rememberSession(null);
+      return null;
+    }
+    // Offline: the installed app opens with the last session the server confirmed.
+    const offline = isApiError(e) && e.status === 0 ? offlineSession() : null;
+    if (offline) return offline;
     throw e;
   }
 }
@@ -91,10 +100,13 @@ const REFRESH_LEAD_MS = 60_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 function markSignedOut(qc: QueryClient) {
+  rememberSession(null);
   qc.setQueryData(sessionKey, null);
 }
 
 async function refreshNow(qc: QueryClient) {
+  // Offline no refresh can succeed: it is tried when the network is back, not taken as signed out.
+  if (!navigator.onLine) return;
   if (await refreshSession()) await qc.invalidateQueries({ queryKey: sessionKey });
   else markSignedOut(qc);
 }
@@ -126,9 +138,13 @@ export function useSessionKeeper(): void {
       if (document.visibilityState === 'visible' && due() <= 0) void refreshNow(qc);
     };
     document.addEventListener('visibilitychange', onVisible);
+    // A refresh skipped offline is done when the network is back.
+    const onOnline = () => due() <= 0 && void refreshNow(qc);
+    window.addEventListener('online', onOnline);
     return () => {
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', onOnline);
     };
   }, [expiresAt, qc]);
 }

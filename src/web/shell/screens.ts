@@ -8,6 +8,7 @@ import {
   Compass,
   Crown,
   DollarSign,
+  Download,
   Heart,
   History,
   House,
@@ -65,6 +66,11 @@ export const screens = {
     icon: History,
     description: 'Your last 20 plays will appear here.',
   },
+  downloads: {
+    title: 'Downloads',
+    icon: Download,
+    description: 'Songs and episodes stored on this device to play offline (Premium).',
+  },
   stats: {
     title: 'Your Listening Stats',
     icon: ChartColumn,
@@ -73,7 +79,8 @@ export const screens = {
   premium: {
     title: 'Premium',
     icon: Crown,
-    description: 'Ad-free listening, unlimited skips and the AI music companion.',
+    description:
+      'Ad-free listening, unlimited skips, offline downloads and the AI music companion.',
   },
   premiumCheckout: {
     title: 'Checkout',
@@ -203,6 +210,7 @@ export const navGroups: NavGroup[] = [
       { label: 'Create Playlist', icon: ListPlus, action: 'create-playlist' },
       { label: 'Liked Songs', to: '/liked', icon: Heart },
       { label: 'Recently Played', to: '/recently-played', icon: History },
+      { label: 'Downloads', to: '/downloads', icon: Download },
       { label: 'Your Stats', to: '/stats', icon: ChartColumn },
     ],
   },

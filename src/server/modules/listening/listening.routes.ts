@@ -41,6 +41,17 @@ export const listeningRoutes =
         ),
     });
 
+    contractRoute(app, listeningApi.offlinePlay, {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['listening'],
+        summary:
+          'Record a play heard offline under the id the device gave it (idempotent: sent again, it is counted once)',
+      },
+      handler: async (request) =>
+        listening.recordOffline(requirePrincipal(request).userId, request.params.id, request.body),
+    });
+
     contractRoute(app, listeningApi.recentlyPlayed, {
       config: { access: 'signed-in' },
       schema: { tags: ['listening'], summary: "The caller's last 20 plays, newest first" },

@@ -1,4 +1,6 @@
 import type {
+  OfflinePlayBody,
+  OfflinePlayRecorded,
   PlayProgress,
   PlayStarted,
   RecentlyPlayed,
@@ -10,6 +12,9 @@ import type { Clock } from '../../../core/clock.ts';
 import { AppError, ErrorCode } from '../../../core/errors.ts';
 import {
   COMPLETED_PERCENT,
+  listeningMessages,
+  OFFLINE_PLAY_MAX_AGE_MS,
+  OFFLINE_PLAY_MAX_AHEAD_MS,
   RECENTLY_PLAYED_LIMIT,
   STATS_ACTIVITY_DAYS,
   STATS_TOP,
@@ -129,6 +134,52 @@ export function createListeningService({
       if (!row) throw new AppError(ErrorCode.playNotFound, 'Play not found');
       await this.announceProgress(userId, row);
       return { id: row.id, listened_ms: row.listenedMs, completed: row.completed };
+    },
+
+    /**
+     * A play heard offline, sent afterwards under the device's id (docs/decisions/0036): the
+     * first call records it (play count, stats, revenue, as a start does), any later one only
+     * raises its heard time, so a resend after a lost answer counts it once. The start is held
+     * to the Subsonic scrobble's window: a minute ahead of the clock at most, 14 days old at most.
+     */
+    async recordOffline(
+      userId: string,
+      playId: string,
+      body: OfflinePlayBody,
+    ): Promise<OfflinePlayRecorded> {
+      const startedAt = new Date(body.started_at);
+      const now = clock.now().getTime();
+      if (startedAt.getTime() > now + OFFLINE_PLAY_MAX_AHEAD_MS) {
+        throw new AppError(ErrorCode.validation, listeningMessages.playInFuture);
+      }
+      if (startedAt.getTime() < now - OFFLINE_PLAY_MAX_AGE_MS) {
+        throw new AppError(ErrorCode.validation, listeningMessages.playTooOld);
+      }
+      const item = 'song_id' in body ? { songId: body.song_id } : { episodeId: body.episode_id };
+      const written = await plays.recordOffline(
+        userId,
+        playId,
+        item,
+        startedAt,
+        body.listened_ms,
+        COMPLETED_PERCENT,
+      );
+      if (!written) {
+        throw 'song_id' in body
+          ? new AppError(ErrorCode.songNotFound, 'Song not found')
+          : new AppError(ErrorCode.notFound, podcastMessages.episodeNotFound);
+      }
+      if (!written.same) throw new AppError(ErrorCode.conflict, listeningMessages.playIdTaken);
+      const row = await plays.progress(userId, playId, body.listened_ms, COMPLETED_PERCENT);
+      if (!row) throw new AppError(ErrorCode.conflict, listeningMessages.playIdTaken);
+      // The first send wrote the heard time with the play: announce it as heard from 0.
+      await this.announceProgress(userId, written.recorded ? { ...row, previousMs: 0 } : row);
+      return {
+        id: row.id,
+        listened_ms: row.listenedMs,
+        completed: row.completed,
+        recorded: written.recorded,
+      };
     },
 
     async recentlyPlayed(userId: string): Promise<RecentlyPlayed> {

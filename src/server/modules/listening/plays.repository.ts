@@ -72,6 +72,111 @@ export function createPlaysRepository(db: Db) {
     },
 
     /**
+     * A play heard offline, under the id the device gave it: written once, with its heard time
+     * (clamped to the item's length, completed at ≥ `completedPercent` %), its song's entry in
+     * play_count_deltas and, when it lands in an artist's day the dashboard already took as
+     * final, that day's counts, in ONE statement; the same id again writes nothing. Answers
+     * whether this call wrote it and whether the id is the caller's play of this item (false:
+     * another user's or another item's); null when the song or episode does not exist.
+     */
+    async recordOffline(
+      userId: string,
+      playId: string,
+      item: { songId: string } | { episodeId: string },
+      playedAt: Date,
+      listenedMs: number,
+      completedPercent: number,
+    ): Promise<{ recorded: boolean; same: boolean } | null> {
+      const songId = 'songId' in item ? item.songId : null;
+      const episodeId = 'episodeId' in item ? item.episodeId : null;
+      const dayStart = sql`((d.day)::timestamp at time zone 'UTC')`;
+      try {
+        const [row] = await queryRows<{ recorded: number; same: number }>(
+          db,
+          sql`
+          with item as (
+            select duration_ms from songs where id = ${songId}::uuid
+            union all
+            select duration_ms from podcast_episodes where id = ${episodeId}::uuid
+          ), heard as (
+            select (select duration_ms from item limit 1) as duration_ms,
+              least(${listenedMs}::int,
+                coalesce((select duration_ms from item limit 1), ${listenedMs}::int)) as ms
+          ), play as (
+            insert into stream_analytics
+              (id, user_id, song_id, podcast_episode_id, played_at, listened_ms, completed)
+            select ${playId}, ${userId}, ${songId}::uuid, ${episodeId}::uuid,
+              ${playedAt.toISOString()}::timestamptz, h.ms,
+              coalesce(h.duration_ms, 0) > 0
+                and h.ms::bigint * 100 >= h.duration_ms::bigint * ${completedPercent}::int
+            from heard h
+            on conflict (id) do nothing
+            returning id, song_id, podcast_episode_id, played_at, listened_ms
+          ), counted as (
+            insert into play_count_deltas (song_id) select song_id from play where song_id is not null
+          ), days as (
+            select coalesce(s.artist_id, pc.creator_id) as artist_id,
+              (p.played_at at time zone 'UTC')::date as day, p.listened_ms as ms
+            from play p
+            left join songs s on s.id = p.song_id
+            left join podcast_episodes e on e.id = p.podcast_episode_id
+            left join podcasts pc on pc.id = e.podcast_id
+            where coalesce(s.artist_id, pc.creator_id) is not null
+          ), final_days as (
+            -- A day the dashboard already took as final gets the play added, as a scrobble does.
+            update artist_daily_analytics a
+            set total_streams = a.total_streams + 1,
+              listened_ms = a.listened_ms + d.ms,
+              unique_listeners = a.unique_listeners + case when exists (
+                select 1 from stream_analytics sa join songs s on s.id = sa.song_id
+                where sa.user_id = ${userId} and s.artist_id = d.artist_id
+                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+                union all
+                select 1 from stream_analytics sa
+                join podcast_episodes e on e.id = sa.podcast_episode_id
+                join podcasts pc on pc.id = e.podcast_id
+                where sa.user_id = ${userId} and pc.creator_id = d.artist_id
+                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+              ) then 0 else 1 end
+            from days d
+            where a.artist_id = d.artist_id and a.analytics_date = d.day
+              and a.updated_at >= ${dayStart} + interval '1 day'
+            returning 1
+          ), existing as (
+            select 1 from stream_analytics
+            where id = ${playId} and user_id = ${userId}
+              and song_id is not distinct from ${songId}::uuid
+              and podcast_episode_id is not distinct from ${episodeId}::uuid
+          )
+          select (select count(*) from play)::int as recorded,
+            (select count(*) from existing)::int as same,
+            (select count(*) from final_days)::int as days
+          from ${ASYNC_COMMIT}`,
+        );
+        if (!row) return null;
+        const recorded = Number(row.recorded) > 0;
+        if (recorded || Number(row.same) > 0) return { recorded, same: true };
+        // Nothing inserted and no such play: the item does not exist, or the id is taken.
+        const [again] = await queryRows<{ same: boolean; found: boolean }>(
+          db,
+          sql`select exists (
+              select 1 from stream_analytics
+              where id = ${playId} and user_id = ${userId}
+                and song_id is not distinct from ${songId}::uuid
+                and podcast_episode_id is not distinct from ${episodeId}::uuid) as same,
+            exists (select 1 from stream_analytics where id = ${playId}) as found`,
+        );
+        // The same id sent concurrently: the other request's row committed after this
+        // statement's snapshot was taken, so it is looked for again in a fresh one.
+        if (again?.same) return { recorded: false, same: true };
+        return again?.found ? { recorded: false, same: false } : null;
+      } catch (error) {
+        if (isSqlState(error, '23503')) return null;
+        throw error;
+      }
+    },
+
+    /**
      * Plays a Subsonic app reports afterwards (scrobbles), each finished and heard for its
      * song's whole duration, starting at its own time; all or nothing in ONE statement. Null
      * when a song does not exist (nothing written). The same (listener, song, start) again is

@@ -14,6 +14,7 @@ import { ShareButton } from '@/web/features/sharing/index.ts';
 import { SongRowsSkeleton } from '@/web/components/song/song-row.tsx';
 import { songToPlayable } from '@/web/player/playable.ts';
 import { usePlayerControls, type PlayerItem } from '@/web/player/use-player.ts';
+import { DownloadPlaylistButton } from '@/web/features/downloads/index.ts';
 import { trackCountLabel } from './add-to-playlist-dialog.tsx';
 import { DeletePlaylistDialog } from './delete-playlist-dialog.tsx';
 import { PlaylistEditDialog } from './playlist-edit-dialog.tsx';
@@ -180,6 +181,7 @@ function Playlist({ detail }: { detail: PlaylistDetail }) {
         {playlist.is_public && (
           <ShareButton kind="playlist" id={playlist.id} title={playlist.title} />
         )}
+        <DownloadPlaylistButton songs={tracks.map((t) => t.song)} title={playlist.title} />
         {playlist.is_owner && (
           <>
             <RegenerateMix playlistId={playlist.id} />

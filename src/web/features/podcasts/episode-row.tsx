@@ -9,6 +9,7 @@ import { Button } from '@/web/components/ui/button.tsx';
 import { cn } from '@/web/components/ui/cn.ts';
 import { Skeleton } from '@/web/components/ui/skeleton.tsx';
 import { ShareButton } from '@/web/features/sharing/index.ts';
+import { DownloadEpisodeButton } from '@/web/features/downloads/index.ts';
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
 import { episodeToPlayable } from '@/web/player/playable.ts';
 import { useNowPlaying, usePlayerControls } from '@/web/player/use-player.ts';
@@ -134,6 +135,7 @@ export function EpisodeRow({
         hint={{ show: episode.podcast_id }}
         className="mt-2"
       />
+      <DownloadEpisodeButton episode={episode} className="mt-2" />
       {canManage && <DeleteEpisode episode={episode} />}
     </li>
   );

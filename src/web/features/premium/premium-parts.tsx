@@ -69,7 +69,7 @@ export function PlanCard({
         </div>
         {badge}
       </div>
-      <ul className="relative mt-6 grid gap-3 sm:grid-cols-3" aria-label="What Premium gives">
+      <ul className="relative mt-6 grid gap-3 sm:grid-cols-2" aria-label="What Premium gives">
         {PREMIUM_BENEFITS.map((b) => (
           <li key={b.title} className="rounded-xl bg-background/40 p-4">
             <p className="flex items-center gap-2 font-medium">
