@@ -21,7 +21,7 @@ export function viewerOf(p: Principal | null): string | null {
 }
 
 // Public, and told who asks when a session is sent: a listener gets more than a visitor.
-const SHARED = { access: 'public', optionalPrincipal: true, allowAal1: true } as const;
+const SHARED = { access: 'public', optionalPrincipal: true } as const;
 
 export const sharingRoutes =
   ({
