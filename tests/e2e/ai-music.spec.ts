@@ -71,7 +71,7 @@ test('lyrics and a cover from prompts; the cover downloads and becomes an upload
   expect(coverUrl).toMatch(/^\/media\/cover-art\/.+\.png$/);
 
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Download' }).click();
+  await page.getByRole('link', { name: 'Download', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('neon-desert-highway.png');
   const downloaded = fs.readFileSync((await download.path())!);
