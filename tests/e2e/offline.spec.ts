@@ -2,7 +2,9 @@
 // the production build: the manifest is linked and valid and the service worker controls the
 // page (Chromium reports no installability error); a subscriber downloads a song, goes
 // offline, reloads, plays it from Downloads and seeks; back online, the play is counted once.
-// A full storage says so and lists nothing; a free listener is told Download is Premium.
+// A full storage says so and lists nothing; a song card's Download stores the song too; a lapsed
+// subscription silences downloads at the next online check (files kept, renewing plays them
+// again); a free listener is told Download is Premium, on rows and on cards.
 import type { BrowserContext, Page } from '@playwright/test';
 import { seriousAxeViolations } from './axe.ts';
 import { deleteArtistSongs, uploadArtistTones } from './media.ts';
@@ -22,6 +24,11 @@ let context: BrowserContext;
 let page: Page;
 
 const audio = (p: Page) => p.getByTestId('player-audio');
+const songCard = (p: Page, title: string) =>
+  p
+    .getByRole('region', { name: 'Song results' })
+    .getByTestId('song-card')
+    .filter({ has: p.getByRole('heading', { name: title, exact: true }) });
 const position = (p: Page) => audio(p).evaluate((a: HTMLAudioElement) => a.currentTime);
 
 test.beforeAll(async ({ browser, playwright, baseURL }) => {
@@ -192,6 +199,108 @@ test('a full storage says so and lists nothing', async () => {
   await full.close();
 });
 
+test('Download on a song card: from Search, the song is on the Downloads page', async () => {
+  await page.goto(`/search?q=${encodeURIComponent(TWO)}`);
+  const card = songCard(page, TWO);
+  await card.getByRole('button', { name: `Download ${TWO}` }).click();
+  await expectToast(page, 'Downloaded', TWO);
+  await expect(card.getByRole('button', { name: `Downloaded ${TWO}` })).toBeVisible();
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
+
+  await page.goto('/downloads');
+  const list = page.getByRole('list', { name: 'Downloads' });
+  await expect(list.getByTestId('download')).toHaveCount(2);
+  await expect(list.getByTestId('download').filter({ hasText: TWO })).toHaveCount(1);
+});
+
+test('a lapsed subscription stops its downloads at the next online check; the files stay, Remove works, renewing plays them again', async () => {
+  test.setTimeout(120_000);
+  // The local payments' test mode only cancels at the period's end (a month away) and the
+  // server's PGlite admits no second process, so the app's online check is answered lapsed in
+  // the page, before the app's scripts run: everything after that answer (the stored check,
+  // the player, the worker) is the app's own.
+  await page.addInitScript(() => {
+    const fetchOnline = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (
+        sessionStorage.getItem('e2e-lapsed') &&
+        new URL(url, location.href).pathname === '/api/subscription'
+      )
+        return Promise.resolve(Response.json({ subscribed: false }));
+      return fetchOnline(input, init);
+    };
+  });
+  await page.evaluate(() => sessionStorage.setItem('e2e-lapsed', '1'));
+
+  await page.goto('/downloads');
+  const list = page.getByRole('list', { name: 'Downloads' });
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Your downloads need an active Premium subscription to play.' }),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Get Premium' })).toBeVisible();
+  // The files stay on the device.
+  await expect(list.getByTestId('download')).toHaveCount(2);
+  expect(await seriousAxeViolations(page, 'main')).toEqual([]);
+
+  const play = list.getByRole('button', { name: `Play ${ONE}` });
+  await expect(play).toHaveAttribute('aria-disabled', 'true');
+  // Marked unavailable (not disabled), it still says why: a keyboard user's Enter.
+  await play.focus();
+  await page.keyboard.press('Enter');
+  await expectToast(page, 'Premium needed', 'renew Premium');
+  // The worker refuses the stored audio itself, Range requests too (the player bar may still
+  // hold the download it played last: its key gets this answer).
+  const refused = await page.evaluate(async (id) => {
+    const whole = await fetch(`/offline/song/${id}/audio`);
+    const part = await fetch(`/offline/song/${id}/audio`, { headers: { range: 'bytes=0-99' } });
+    return [whole.status, part.status];
+  }, songIds[0]);
+  expect(refused).toEqual([403, 403]);
+
+  // Remove still works while lapsed.
+  await page.goto('/downloads');
+  await list.getByRole('button', { name: `Remove ${TWO}` }).click();
+  await expect(list.getByTestId('download')).toHaveCount(1);
+  await expect(list).not.toContainText(TWO);
+
+  // Offline no check can be made and the lapsed answer stands: the download the player bar kept
+  // from before does not play, its worker says no.
+  await page.evaluate(() => sessionStorage.removeItem('e2e-lapsed'));
+  await context.setOffline(true);
+  await page.reload();
+  const bar = page.getByRole('region', { name: 'Player' });
+  await expect(bar.getByTestId('player-title')).toHaveText(ONE);
+  expect(await audio(page).getAttribute('src')).toBe(`/offline/song/${songIds[0]}/audio`);
+  const before = await position(page);
+  await bar.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect
+    .poll(() => audio(page).evaluate((a: HTMLAudioElement) => a.error !== null))
+    .toBe(true);
+  expect(await position(page)).toBe(before);
+  await context.setOffline(false);
+
+  // Renewed: the next online check answers subscribed, and the kept file plays offline again.
+  await page.goto('/downloads');
+  await expect(list.getByRole('button', { name: `Play ${ONE}` })).not.toHaveAttribute(
+    'aria-disabled',
+  );
+  await expect(page.getByRole('status').filter({ hasText: 'need an active Premium' })).toHaveCount(
+    0,
+  );
+  await context.setOffline(true);
+  await page.reload();
+  await list.getByRole('button', { name: `Play ${ONE}` }).click();
+  await expect(bar.getByRole('button', { name: 'Pause' })).toBeVisible();
+  expect(await audio(page).getAttribute('src')).toBe(`/offline/song/${songIds[0]}/audio`);
+  const resumed = await position(page);
+  await expect.poll(() => position(page), { timeout: 15_000 }).toBeGreaterThan(resumed + 1);
+  await bar.getByRole('button', { name: 'Pause' }).click();
+  await context.setOffline(false);
+});
+
 test('Remove takes a download off the device', async () => {
   await page.goto('/downloads');
   await page.getByRole('button', { name: `Remove ${ONE}` }).click();
@@ -210,5 +319,12 @@ test('a free listener is told Download is a Premium feature', async ({ browser, 
   await button.click();
   await expectToast(p, 'Offline downloads are a Premium feature');
   await expect(p.getByRole('button', { name: `Downloaded ${ONE}` })).toHaveCount(0);
+  // The same on a song card.
+  await p.goto(`/search?q=${encodeURIComponent(TWO)}`);
+  const card = songCard(p, TWO).getByRole('button', { name: `Download ${TWO}` });
+  await expect(card).toHaveAccessibleDescription(/Premium/);
+  await card.click();
+  await expectToast(p, 'Offline downloads are a Premium feature');
+  await expect(songCard(p, TWO).getByRole('button', { name: `Downloaded ${TWO}` })).toHaveCount(0);
   await free.close();
 });

@@ -83,7 +83,8 @@ export function SongCard({
           )}
         </button>
       </div>
-      {/* On a narrow card the actions wrap below the title rather than squeezing it. */}
+      {/* On a narrow card the actions wrap below the title rather than squeezing it, and onto a
+          second line rather than past the card's edge. */}
       <div className="mt-3 flex flex-wrap items-start gap-x-1">
         <div className="min-w-24 flex-1">
           <h3 className="truncate text-sm font-semibold" title={song.title}>
@@ -93,7 +94,7 @@ export function SongCard({
             <ArtistLink artistId={song.artist_id}>{artist}</ArtistLink>
           </p>
         </div>
-        <div className="-mr-1 ml-auto flex items-center">{actions}</div>
+        <div className="-mr-1 ml-auto flex flex-wrap items-center justify-end">{actions}</div>
       </div>
       {footer}
     </article>

@@ -1,8 +1,9 @@
 // A song card as listeners meet it (Home, Browse, Search, profiles): wired to the player, with
-// Like, Add to playlist and Add to queue; the song's own artist also gets the Edit/Delete menu
-// and the media pipeline's state.
+// Like, Add to playlist, Add to queue, Share and Download; the song's own artist also gets the
+// Edit/Delete menu and the media pipeline's state.
 import type { SongDto } from '@/contracts/songs.contract.ts';
 import { SongCard, songCardMenuClass } from '@/web/components/song/song-card.tsx';
+import { DownloadSongButton } from '@/web/features/downloads/index.ts';
 import { AddToPlaylistButton, LikeButton } from '@/web/features/library/index.ts';
 import { ShareButton } from '@/web/features/sharing/index.ts';
 import { AddToQueueButton } from '@/web/player/add-to-queue-button.tsx';
@@ -30,6 +31,8 @@ export function SongCardWithActions({ song }: { song: SongDto }) {
           {item && <AddToQueueButton item={item} />}
           {/* A stored song has a page to link to; an external catalogue track has none. */}
           {!song.source && <ShareButton look="icon" kind="song" id={song.id} title={song.title} />}
+          {/* Renders nothing until the song has its Opus rendition (and for external tracks). */}
+          <DownloadSongButton song={song} />
         </>
       }
       // The pipeline's state is the artist's business; listeners just play the song.

@@ -58,7 +58,11 @@ export function loadDownloads(force = false): Promise<void> {
   }
   if (loading && !force) return loading;
   loading = Promise.all([listDownloads(), readEntitlement()])
-    .then(([entries, entitlement]) => set({ ready: true, entries, entitlement }))
+    // A check answered in this page meanwhile is newer than the stored one (it may not be
+    // written yet): the read must not undo a lapse found at app start.
+    .then(([entries, stored]) =>
+      set({ ready: true, entries, entitlement: snapshot.entitlement ?? stored }),
+    )
     .catch((e: unknown) => {
       console.warn('Could not read the downloads', e);
       set({ ready: true });
