@@ -8,6 +8,12 @@ import type { Page } from '@playwright/test';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 export async function seriousAxeViolations(page: Page, ...include: string[]): Promise<string[]> {
+  // A toast on its way out fades through colours axe would flag: let it go first.
+  await page
+    .locator('[data-sonner-toast][data-visible="false"], [data-sonner-toast][data-removed="true"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   const builder = new AxeBuilder({ page }).withTags(TAGS);
   for (const selector of include) builder.include(selector);
   const results = await builder.analyze();
