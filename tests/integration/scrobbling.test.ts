@@ -359,8 +359,11 @@ describe.each(dbKinds)('scrobbling on %s', (kind) => {
 
   it('a revoked token disconnects, keeps the play, ends the job, and resends after reconnect', async () => {
     const { user, token, lbName } = await listener('Revoked');
-    lb.revoke(token);
     const play = await startPlay(user, await seedSong(ctx, 'Revoked Song', 100_000));
+    // Revoked once now playing went through: refused, that job would disconnect first and the
+    // report would have no connection left to scrobble to.
+    await until(() => lb.accepted('playing_now', lbName).length === 1, 'now playing sent');
+    lb.revoke(token);
     await report(user, play.id, 50_000);
     await until(async () => (await deliveries(play.id))[0]?.state === 'held', 'the scrobble held');
     const view = await settings(user);
@@ -398,8 +401,14 @@ describe.each(dbKinds)('scrobbling on %s', (kind) => {
 
   it("Last.fm's invalid session (error 9) disconnects Last.fm only", async () => {
     const { user, lbName, sessionKey } = await listener('Lfm Revoked', { lastfm: true });
-    lfm.revoke(sessionKey);
+    const nowPlayingBefore = lfm.accepted('track.updateNowPlaying').length;
     const play = await startPlay(user, await seedSong(ctx, 'Lfm Revoked Song', 100_000));
+    // Revoked once now playing went through, as in the ListenBrainz case.
+    await until(
+      () => lfm.accepted('track.updateNowPlaying').length > nowPlayingBefore,
+      'now playing sent',
+    );
+    lfm.revoke(sessionKey);
     await report(user, play.id, 100_000);
     await until(
       async () => (await deliveries(play.id)).every((d) => d.state !== 'pending'),
