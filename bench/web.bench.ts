@@ -159,9 +159,12 @@ const readyProbe = (ready: string) => `(() => {
   document.addEventListener('DOMContentLoaded', check);
 })();`;
 
-/** Home with the listener's name and both sections answered (not the skeletons). */
+/**
+ * Home with the listener's name and both sections answered (not the skeletons). The bench's
+ * session is the account's first, so Home says 'Welcome to Canto'; a returning one 'Welcome back'.
+ */
 const homeReady = `() =>
-  document.body?.textContent?.includes('Welcome back, ${LISTENER.display_name}') &&
+  /Welcome (back|to Canto), ${LISTENER.display_name}/.test(document.body?.textContent ?? '') &&
   document.querySelector('section[aria-labelledby="recent-tracks"][aria-busy="false"]') &&
   document.querySelector('section[aria-labelledby="popular-tracks"][aria-busy="false"]')`;
 /** The sign-in form, ready to type in. */
