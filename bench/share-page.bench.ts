@@ -19,61 +19,26 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import * as chromeLauncher from 'chrome-launcher';
 import sharp from 'sharp';
 import { encodeWav } from '../src/server/demo/synth.ts';
 import { E2E_ARTIST } from '../tests/e2e/accounts.ts';
 import { row, unavailable, withTimeout, type BenchRow, type Log } from './bench-kit.ts';
 import { ensureProductionBuild, signIn, startServer, type Server } from './server-process.ts';
-import { CHROME_FLAGS } from './web.bench.ts';
+import { gzipKB, htmlScripts, lighthouse } from './web.bench.ts';
 
 const TARGET_SCORE = 90;
 const TARGET_LCP_MS = 2000;
 const TARGET_EMBED_KB = 50;
 const webDir = path.resolve('dist/web');
 
-const gzipKB = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
-
 /** The JavaScript a page of the build loads before anything runs: module script and preloads. */
-function pageScriptsKB(html: string): { files: number; kb: number } {
-  const text = fs.readFileSync(path.join(webDir, html), 'utf8');
-  const files = [
-    ...text.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g),
-    ...text.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
-  ].map((m) => m[1]!);
+function pageScriptsKB(page: string): { files: number; kb: number } {
+  const files = htmlScripts(webDir, page);
   return {
     files: files.length,
     kb: files.reduce((sum, f) => sum + gzipKB(path.join(webDir, f)), 0),
   };
-}
-
-async function lighthouse(url: string): Promise<{ score: number; lcpMs: number }> {
-  const { default: run } = await import('lighthouse');
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-chrome-'));
-  const chrome = await chromeLauncher.launch({
-    chromePath: '/usr/bin/chromium',
-    chromeFlags: CHROME_FLAGS,
-    userDataDir,
-  });
-  try {
-    // No config: Lighthouse's default is the mobile preset with simulated slow 4G.
-    const result = await run(url, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-    });
-    const score = result?.lhr.categories.performance?.score;
-    const lcpMs = result?.lhr.audits['largest-contentful-paint']?.numericValue;
-    if (typeof score !== 'number' || typeof lcpMs !== 'number')
-      throw new Error(`Lighthouse gave no performance score or LCP for ${url}`);
-    return { score: score * 100, lcpMs };
-  } finally {
-    await chrome.kill();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  }
 }
 
 async function uploadSong(url: string, token: string): Promise<string> {

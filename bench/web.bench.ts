@@ -61,7 +61,8 @@ export const CHROME_FLAGS = [
   '--disable-sync',
 ];
 
-const gzipKB = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
+export const gzipKB = (file: string) =>
+  zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
@@ -75,9 +76,9 @@ function viteBuild(outDir: string) {
   if (result.status !== 0) throw new Error(`vite build failed:\n${result.stderr || result.stdout}`);
 }
 
-/** The JavaScript files index.html loads before anything runs: its module script and preloads. */
-function htmlScripts(outDir: string): string[] {
-  const html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+/** The JavaScript files a built page loads before anything runs: its module script and preloads. */
+export function htmlScripts(outDir: string, page = 'index.html'): string[] {
+  const html = fs.readFileSync(path.join(outDir, page), 'utf8');
   return [
     ...html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+\.js)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g),
@@ -118,8 +119,9 @@ function reactFloorKB(): number {
   }
 }
 
-async function lighthouseScore(url: string): Promise<number> {
-  const { default: lighthouse } = await import('lighthouse');
+/** Lighthouse's performance score and LCP of `url` (mobile preset, simulated slow 4G, fresh profile). */
+export async function lighthouse(url: string): Promise<{ score: number; lcpMs: number }> {
+  const { default: run } = await import('lighthouse');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canto-bench-chrome-'));
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
@@ -127,16 +129,18 @@ async function lighthouseScore(url: string): Promise<number> {
     userDataDir,
   });
   try {
-    const result = await lighthouse(url, {
+    // No config: Lighthouse's default is the mobile preset with simulated slow 4G.
+    const result = await run(url, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance'],
     });
     const score = result?.lhr.categories.performance?.score;
-    if (typeof score !== 'number')
-      throw new Error(`Lighthouse gave no performance score for ${url}`);
-    return score * 100;
+    const lcpMs = result?.lhr.audits['largest-contentful-paint']?.numericValue;
+    if (typeof score !== 'number' || typeof lcpMs !== 'number')
+      throw new Error(`Lighthouse gave no performance score or LCP for ${url}`);
+    return { score: score * 100, lcpMs };
   } finally {
     await chrome.kill();
     fs.rmSync(userDataDir, { recursive: true, force: true });
@@ -377,9 +381,9 @@ export async function webBench(options: { log?: Log } = {}): Promise<BenchRow[]>
     if (process.env.WEB_BENCH_LIGHTHOUSE !== '0') {
       try {
         log('  Lighthouse: baseline page…');
-        const baseline = await lighthouseScore(bareUrl);
+        const { score: baseline } = await lighthouse(bareUrl);
         log('  Lighthouse: /auth…');
-        const score = await lighthouseScore(`${appUrl}/auth`);
+        const { score } = await lighthouse(`${appUrl}/auth`);
         rows.push(
           row('Lighthouse performance of /auth (mobile)', score, baseline, 'higher', {
             unit: 'score',
