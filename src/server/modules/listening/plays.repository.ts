@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { streamAnalytics } from '../../db/schema/index.ts';
 import { isSqlState, queryRows } from '../../db/sql-results.ts';
@@ -19,6 +19,22 @@ const ASYNC_COMMIT = sql.raw(
 const FOLD_LOCK = 0x63616e746f01;
 
 const timeOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+/**
+ * 1 when `userId` had no play of artist `d.artist_id` (songs or episodes) on the day from
+ * `dayStart`, else 0: what a play recorded afterwards adds to a final day's unique listeners.
+ */
+const newListenerOfDay = (userId: string, dayStart: SQL) => sql`case when exists (
+  select 1 from stream_analytics sa join songs s on s.id = sa.song_id
+  where sa.user_id = ${userId} and s.artist_id = d.artist_id
+    and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+  union all
+  select 1 from stream_analytics sa
+  join podcast_episodes e on e.id = sa.podcast_episode_id
+  join podcasts pc on pc.id = e.podcast_id
+  where sa.user_id = ${userId} and pc.creator_id = d.artist_id
+    and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
+) then 0 else 1 end`;
 
 /** A play after a progress report: its heard total before and after, and its song's length. */
 export type PlayProgressRow = {
@@ -127,17 +143,7 @@ export function createPlaysRepository(db: Db) {
             update artist_daily_analytics a
             set total_streams = a.total_streams + 1,
               listened_ms = a.listened_ms + d.ms,
-              unique_listeners = a.unique_listeners + case when exists (
-                select 1 from stream_analytics sa join songs s on s.id = sa.song_id
-                where sa.user_id = ${userId} and s.artist_id = d.artist_id
-                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
-                union all
-                select 1 from stream_analytics sa
-                join podcast_episodes e on e.id = sa.podcast_episode_id
-                join podcasts pc on pc.id = e.podcast_id
-                where sa.user_id = ${userId} and pc.creator_id = d.artist_id
-                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
-              ) then 0 else 1 end
+              unique_listeners = a.unique_listeners + ${newListenerOfDay(userId, dayStart)}
             from days d
             where a.artist_id = d.artist_id and a.analytics_date = d.day
               and a.updated_at >= ${dayStart} + interval '1 day'
@@ -224,17 +230,7 @@ export function createPlaysRepository(db: Db) {
             update artist_daily_analytics a
             set total_streams = a.total_streams + d.streams,
               listened_ms = a.listened_ms + d.ms,
-              unique_listeners = a.unique_listeners + case when exists (
-                select 1 from stream_analytics sa join songs s on s.id = sa.song_id
-                where sa.user_id = ${userId} and s.artist_id = d.artist_id
-                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
-                union all
-                select 1 from stream_analytics sa
-                join podcast_episodes e on e.id = sa.podcast_episode_id
-                join podcasts pc on pc.id = e.podcast_id
-                where sa.user_id = ${userId} and pc.creator_id = d.artist_id
-                  and sa.played_at >= ${dayStart} and sa.played_at < ${dayStart} + interval '1 day'
-              ) then 0 else 1 end
+              unique_listeners = a.unique_listeners + ${newListenerOfDay(userId, dayStart)}
             from days d
             where a.artist_id = d.artist_id and a.analytics_date = d.day
               and a.updated_at >= ${dayStart} + interval '1 day'
